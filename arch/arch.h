@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Address translation, one table of operations per architecture.
+ *
+ * An architecture turns kernel virtual addresses into physical ones by
+ * walking the crashed kernel's page tables.  It reads physical memory only
+ * through the reader it is given, so it knows nothing of dump formats.
+ */
+#ifndef MDF_ARCH_H
+#define MDF_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct vmcoreinfo;
+
+struct phys_reader {
+	int (*read)(void *ctx, uint64_t paddr, void *buf, size_t len);
+	void *ctx;
+};
+
+struct arch_ops {
+	const char *name;
+	/*
+	 * Sets up translation from VMCOREINFO.  Prints what is missing or
+	 * wrong and returns a negative errno on failure.
+	 */
+	int (*init)(const struct vmcoreinfo *vi, const struct phys_reader *reader, void **state);
+	/*
+	 * Translates @vaddr.  Returns 0, -MDF_EUNMAPPED when the page tables do
+	 * not map it, or the reader's error for a page-table page it cannot
+	 * read.  @page_size receives the size of the mapping that was found.
+	 */
+	int (*vtop)(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size);
+	void (*free)(void *state);
+};
+
+extern const struct arch_ops arch_x86_64;
+
+/* The architecture named as in `uname -m`, or NULL. */
+const struct arch_ops *arch_find(const char *machine);
+
+#endif

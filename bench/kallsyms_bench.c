@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kallsyms_bench VMCORE [RUNS]: the time to decode the kernel's kallsyms
+ * from a dump (tables read through the memory reader, names decoded,
+ * indexes built), median and best of RUNS, each on a freshly opened dump.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "arch/arch.h"
+#include "input.h"
+#include "kallsyms.h"
+#include "memory.h"
+#include "message.h"
+#include "vmcoreinfo.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	int runs = argc > 2 ? atoi(argv[2]) : 10;
+	double *times;
+	size_t count = 0;
+
+	if (argc < 2 || runs < 1) {
+		fprintf(stderr, "usage: kallsyms_bench VMCORE [RUNS]\n");
+		return 2;
+	}
+	times = calloc((size_t)runs, sizeof(*times));
+	if (!times)
+		return 1;
+	for (int r = 0; r < runs; r++) {
+		struct dump_input *in = NULL;
+		struct vmcoreinfo *vi = NULL;
+		struct memory *mem = NULL;
+		struct kallsyms *ks = NULL;
+		double start;
+		int err;
+
+		err = input_open(argv[1], &in);
+		if (!err)
+			err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
+					       argv[1], &vi);
+		if (!err)
+			err = memory_open(in, &arch_x86_64, vi, &mem);
+		start = now_ms();
+		if (!err)
+			err = kallsyms_load_kernel(mem, vi, &ks);
+		times[r] = now_ms() - start;
+		if (!err)
+			count = kallsyms_count(ks);
+		kallsyms_free(ks);
+		memory_close(mem);
+		vmcoreinfo_free(vi);
+		input_close(in);
+		if (err)
+			return 1;
+	}
+	qsort(times, (size_t)runs, sizeof(*times), compare_doubles);
+	printf("%zu symbols: median %.1f ms, best %.1f ms over %d runs\n", count, times[runs / 2],
+	       times[0], runs);
+	free(times);
+	return 0;
+}

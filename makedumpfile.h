@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The run's context: options from the command line and the objects each
+ * step of the data flow builds (input, VMCOREINFO, memory, symbols).
+ */
+#ifndef MDF_MAKEDUMPFILE_H
+#define MDF_MAKEDUMPFILE_H
+
+#include <stdbool.h>
+
+#define MDF_VERSION "0.1.0"
+
+enum mdf_mode {
+	MODE_DUMP,              /* VMCORE DUMPFILE: filter and write */
+	MODE_REASSEMBLE_FLAT,   /* -R DUMPFILE < flattened stream */
+	MODE_DUMP_KALLSYMS,     /* --dump-kallsyms VMCORE [OUTFILE] */
+	MODE_VERSION,
+	MODE_HELP,
+};
+
+struct mdf_options {
+	enum mdf_mode mode;
+	const char *vmcore;
+	const char *output;           /* dump file or listing; NULL: stdout */
+	const char *vmcoreinfo_file;  /* -i */
+	bool force;                   /* -f */
+	int message_level;
+};
+
+struct dump_input;
+struct vmcoreinfo;
+struct memory;
+struct kallsyms;
+
+struct mdf_context {
+	struct mdf_options opt;
+	struct dump_input *input;
+	struct vmcoreinfo *vmcoreinfo;
+	struct memory *memory;
+	struct kallsyms *kallsyms;
+};
+
+#endif

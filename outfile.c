@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "message.h"
+#include "outfile.h"
+
+int outfile_create(struct outfile *out, const char *path, bool force)
+{
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (!path || !strcmp(path, "-")) {
+		out->path = "standard output";
+		out->is_stdout = true;
+		out->fd = STDOUT_FILENO;
+		out->stream = stdout;
+		return 0;
+	}
+	out->path = path;
+	out->fd = open(path, flags, 0600);
+	if (out->fd < 0) {
+		int err = errno;
+
+		if (err == EEXIST)
+			msg_error("%s: already exists; use -f to overwrite it", path);
+		else
+			msg_error("%s: cannot create: %s", path, strerror(err));
+		return -err;
+	}
+	out->stream = fdopen(out->fd, "w");
+	if (!out->stream) {
+		int err = errno;
+
+		msg_error("%s: %s", path, strerror(err));
+		outfile_abort(out);
+		return -err;
+	}
+	return 0;
+}
+
+int outfile_finish(struct outfile *out)
+{
+	int err = 0;
+
+	if (fflush(out->stream) != 0)
+		err = errno;
+	if (!err && !out->is_stdout && fsync(out->fd) != 0 && errno != EINVAL)
+		err = errno;
+	if (!out->is_stdout) {
+		if (fclose(out->stream) != 0 && !err)
+			err = errno;
+		out->stream = NULL;
+		out->fd = -1;
+	}
+	if (err) {
+		msg_error("%s: write failed: %s", out->path, strerror(err));
+		if (!out->is_stdout)
+			unlink(out->path);
+		return -err;
+	}
+	return 0;
+}
+
+void outfile_abort(struct outfile *out)
+{
+	if (out->is_stdout)
+		return;
+	if (out->stream)
+		fclose(out->stream);
+	else if (out->fd >= 0)
+		close(out->fd);
+	out->stream = NULL;
+	out->fd = -1;
+	unlink(out->path);
+}

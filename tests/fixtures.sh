@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Decompresses the shared vmcores into build/fixtures, once: a fixture is
+# remade only when its source is newer.  Also makes the kexec-layout copies
+# of the QEMU dumps with ../shared/tools/elf-relayout.py.
+set -u
+PROJECT=${PROJECT:-$(cd "$(dirname "$0")/.." && pwd)}
+SHARED=${SHARED:-$(cd "$PROJECT/.." && pwd)/shared}
+FIXTURES=${FIXTURES:-$PROJECT/build/fixtures}
+mkdir -p "$FIXTURES"
+status=0
+
+for src in "$SHARED"/vmcores/*/vmcore.elf.zst; do
+	[ -e "$src" ] || continue
+	name=$(basename "$(dirname "$src")")
+	dst=$FIXTURES/$name.elf
+	if [ ! -s "$dst" ] || [ "$src" -nt "$dst" ]; then
+		echo "fixture: decompressing $name"
+		zstd -q -d --long=31 -f "$src" -o "$dst.tmp" && mv "$dst.tmp" "$dst" || status=1
+	fi
+	# QEMU's layout needs a kexec-layout copy for upstream makedumpfile.
+	if grep -q 'QEMU\|qemu' <<<"$name"; then
+		rel=$FIXTURES/$name.relayout.elf
+		if [ ! -s "$rel" ] || [ "$dst" -nt "$rel" ]; then
+			echo "fixture: relayouting $name"
+			/usr/bin/python3 "$SHARED/tools/elf-relayout.py" "$dst" "$rel.tmp" && mv "$rel.tmp" "$rel" || status=1
+		fi
+	fi
+done
+exit $status

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Kernel virtual addresses translate to the physical addresses that
+# VMCOREINFO and kexec's program headers imply.
+. "$PROJECT/tests/lib.sh"
+
+for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
+	if dump=$(fixture "$guest.elf"); then
+		# The shared guests have 512 or 768 MiB of RAM: below 1 GiB.
+		if $PYTHON "$PROJECT/tests/vtopcheck.py" "$TOOLS/dumpread" "$dump" \
+			"$VMCORES/$guest/vmcoreinfo.txt" --ram-below-1g >"$WORK/$guest.log" 2>&1; then
+			pass "vtop-$guest"
+		else
+			fail "vtop-$guest" "$(tail -n 4 "$WORK/$guest.log")"
+		fi
+	else
+		skip "vtop-$guest" "no $VMCORES/$guest/vmcore.elf.zst"
+	fi
+done

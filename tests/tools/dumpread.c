@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dumpread: reads a dump through the project's own input, memory and
+ * translation code, so that tests can compare what it sees with an
+ * independent reader (python3-libkdumpfile) or with known facts.
+ *
+ *   dumpread [-i VMCOREINFO] VMCORE info           header fields, ranges, hashes of
+ *                                                  the VMCOREINFO text and the notes
+ *   dumpread [-i VMCOREINFO] VMCORE pages [PFN...] "pfn ok fnv1a64" or "pfn status"
+ *                                                  per pfn; pfns from stdin if none
+ *   dumpread [-i VMCOREINFO] VMCORE vtop VADDR...  "vaddr paddr" or "vaddr error"
+ *   dumpread [-i VMCOREINFO] VMCORE virt VADDR LEN raw bytes on stdout
+ *   dumpread [-i VMCOREINFO] VMCORE ranges         "start end" per physical range
+ *   dumpread [-i VMCOREINFO] VMCORE symbol NAME... "name addr" from kallsyms
+ *
+ * Page status is "ok" or the error's name (excluded, notdumped, ...).  The
+ * exit status is 1 when the dump does not open, 2 on bad usage: a page that
+ * does not read is a result to print, not a failure.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/arch.h"
+#include "input.h"
+#include "kallsyms.h"
+#include "memory.h"
+#include "message.h"
+#include "vmcoreinfo.h"
+
+static const char *status_name(int err)
+{
+	switch (-err) {
+	case 0:
+		return "ok";
+	case MDF_EEXCLUDED:
+		return "excluded";
+	case MDF_ENOTDUMPED:
+		return "notdumped";
+	case MDF_EUNMAPPED:
+		return "unmapped";
+	case MDF_ECORRUPT:
+		return "corrupt";
+	default:
+		return "error";
+	}
+}
+
+static uint64_t fnv1a64(const unsigned char *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void cmd_info(const struct dump_input *in)
+{
+	const struct kdump_header_info *kd = in->kdump;
+
+	printf("format %s\npage_size %" PRIu32 "\nmax_pfn 0x%" PRIx64 "\nranges %zu\n",
+	       in->ops->name, in->page_size, in->max_pfn, in->nr_ranges);
+	if (kd)
+		printf("header_version %d\ndump_level %d\nstatus 0x%" PRIx32 "\nsplit %d\n"
+		       "start_pfn 0x%" PRIx64 "\nend_pfn 0x%" PRIx64 "\nphys_base 0x%" PRIx64
+		       "\nmax_mapnr 0x%" PRIx64 "\nnr_cpus %d\nrelease %s\n",
+		       kd->header_version, kd->dump_level, kd->status, kd->split, kd->start_pfn,
+		       kd->end_pfn, kd->phys_base, kd->max_mapnr, kd->nr_cpus, kd->release);
+	printf("vmcoreinfo_size %zu\n", in->vmcoreinfo_size);
+	if (in->vmcoreinfo)
+		printf("vmcoreinfo_fnv1a64 %016" PRIx64 "\n",
+		       fnv1a64((const unsigned char *)in->vmcoreinfo, in->vmcoreinfo_size));
+	printf("notes_size %zu\n", in->notes_size);
+	if (in->notes)
+		printf("notes_fnv1a64 %016" PRIx64 "\n", fnv1a64(in->notes, in->notes_size));
+	for (size_t i = 0; i < in->nr_ranges; i++)
+		printf("range 0x%" PRIx64 " 0x%" PRIx64 "\n", in->ranges[i].start, in->ranges[i].end);
+}
+
+static void read_one(struct dump_input *in, uint64_t pfn, unsigned char *buf)
+{
+	int err = input_read_page(in, pfn, buf);
+
+	if (err)
+		printf("0x%" PRIx64 " %s\n", pfn, status_name(err));
+	else
+		printf("0x%" PRIx64 " ok %016" PRIx64 "\n", pfn, fnv1a64(buf, in->page_size));
+}
+
+static int parse_pfn(const char *s, uint64_t *pfn)
+{
+	char *end;
+
+	errno = 0;
+	*pfn = strtoull(s, &end, 0);
+	if (errno || end == s || (*end && *end != '\n')) {
+		fprintf(stderr, "dumpread: not a pfn: %s\n", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cmd_pages(struct dump_input *in, int npfns, char **pfns)
+{
+	unsigned char *buf = malloc(in->page_size);
+	char line[128];
+	uint64_t pfn;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (int i = 0; i < npfns && !err; i++) {
+		err = parse_pfn(pfns[i], &pfn);
+		if (!err)
+			read_one(in, pfn, buf);
+	}
+	while (!npfns && !err && fgets(line, sizeof(line), stdin)) {
+		err = parse_pfn(line, &pfn);
+		if (!err)
+			read_one(in, pfn, buf);
+	}
+	free(buf);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	struct dump_input *in = NULL;
+	struct vmcoreinfo *vi = NULL;
+	struct memory *mem = NULL;
+	struct kallsyms *ks = NULL;
+	const char *vmcoreinfo_file = NULL;
+	int rc = 1, arg = 1;
+
+	msg_set_level(ML_ERROR);
+	if (argc > 3 && !strcmp(argv[1], "-i")) {
+		vmcoreinfo_file = argv[2];
+		arg = 3;
+	}
+	if (argc - arg < 2) {
+		fprintf(stderr, "usage: dumpread [-i VMCOREINFO] VMCORE info|pages|vtop|virt|ranges|symbol ...\n");
+		return 2;
+	}
+	if (input_open(argv[arg], &in))
+		goto out;
+	if (!strcmp(argv[arg + 1], "pages")) {
+		rc = cmd_pages(in, argc - arg - 2, argv + arg + 2) ? 2 : 0;
+		goto out;
+	}
+	if (!strcmp(argv[arg + 1], "info")) {
+		cmd_info(in);
+		rc = 0;
+		goto out;
+	}
+	if (!strcmp(argv[arg + 1], "ranges")) {
+		for (size_t i = 0; i < in->nr_ranges; i++)
+			printf("0x%" PRIx64 " 0x%" PRIx64 "\n", in->ranges[i].start, in->ranges[i].end);
+		rc = 0;
+		goto out;
+	}
+	if (vmcoreinfo_file ? vmcoreinfo_load_file(vmcoreinfo_file, &vi)
+			    : vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
+					       argv[arg], &vi))
+		goto out;
+	if (memory_open(in, &arch_x86_64, vi, &mem))
+		goto out;
+	if (!strcmp(argv[arg + 1], "vtop")) {
+		for (int i = arg + 2; i < argc; i++) {
+			uint64_t vaddr = strtoull(argv[i], NULL, 0), paddr;
+			int err = mem_vtop(mem, vaddr, &paddr);
+
+			if (err)
+				printf("0x%" PRIx64 " %s\n", vaddr, status_name(err));
+			else
+				printf("0x%" PRIx64 " 0x%" PRIx64 "\n", vaddr, paddr);
+		}
+		rc = 0;
+	} else if (!strcmp(argv[arg + 1], "virt") && argc - arg == 4) {
+		size_t len = strtoull(argv[arg + 3], NULL, 0);
+		unsigned char *buf = malloc(len);
+		int err;
+
+		if (!buf)
+			goto out;
+		err = mem_read_virt(mem, strtoull(argv[arg + 2], NULL, 0), buf, len);
+		if (err)
+			fprintf(stderr, "dumpread: %s\n", mdf_strerror(err));
+		else
+			rc = fwrite(buf, 1, len, stdout) == len ? 0 : 1;
+		free(buf);
+	} else if (!strcmp(argv[arg + 1], "symbol")) {
+		if (kallsyms_load_kernel(mem, vi, &ks))
+			goto out;
+		for (int i = arg + 2; i < argc; i++) {
+			uint64_t addr;
+
+			if (kallsyms_lookup_name(ks, argv[i], &addr))
+				printf("%s 0x%" PRIx64 "\n", argv[i], addr);
+			else
+				printf("%s missing\n", argv[i]);
+		}
+		rc = 0;
+	} else {
+		fprintf(stderr, "dumpread: unknown command %s\n", argv[arg + 1]);
+		rc = 2;
+	}
+out:
+	kallsyms_free(ks);
+	memory_close(mem);
+	vmcoreinfo_free(vi);
+	input_close(in);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The VMCOREINFO table: the kernel's "KEY=VALUE" lines (OSRELEASE,
+ * PAGESIZE, SYMBOL(name), SIZE(type), OFFSET(type.member), LENGTH(name),
+ * NUMBER(name), KERNELOFFSET, CRASHTIME, BUILD-ID, ...) indexed for lookup.
+ */
+#ifndef MDF_VMCOREINFO_H
+#define MDF_VMCOREINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct vmcoreinfo;
+
+/*
+ * Parses @len bytes of VMCOREINFO text; @origin names where it came from
+ * for messages.  Lines without '=' are an error; the last of duplicate
+ * keys wins, as in the kernel's own reading.
+ */
+int vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vmcoreinfo **out);
+/* Reads a VMCOREINFO file, as `makedumpfile -g` writes and `-i` takes. */
+int vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out);
+void vmcoreinfo_free(struct vmcoreinfo *vi);
+
+/* The raw value of a whole key such as "OSRELEASE" or "SYMBOL(_stext)". */
+const char *vmcoreinfo_get(const struct vmcoreinfo *vi, const char *key);
+
+/* Typed lookups; each returns false when the line is absent or malformed. */
+bool vmcoreinfo_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value);
+bool vmcoreinfo_size(const struct vmcoreinfo *vi, const char *type, int64_t *value);
+bool vmcoreinfo_offset(const struct vmcoreinfo *vi, const char *type_member, int64_t *value);
+bool vmcoreinfo_length(const struct vmcoreinfo *vi, const char *name, int64_t *value);
+bool vmcoreinfo_number(const struct vmcoreinfo *vi, const char *name, int64_t *value);
+/* A plain decimal line such as PAGESIZE or CRASHTIME. */
+bool vmcoreinfo_plain_number(const struct vmcoreinfo *vi, const char *key, int64_t *value);
+/* KERNELOFFSET, a hexadecimal value without prefix; 0 when absent. */
+uint64_t vmcoreinfo_kernel_offset(const struct vmcoreinfo *vi);
+
+/* The text as parsed, for writers that embed it. */
+const char *vmcoreinfo_text(const struct vmcoreinfo *vi, size_t *len);
+
+#endif
