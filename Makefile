@@ -25,7 +25,7 @@ ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c \
-	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c
+	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c page_scan.c
 MAIN_SRCS := makedumpfile.c
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)

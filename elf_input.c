@@ -110,6 +110,26 @@ static int elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 	return found ? 0 : -MDF_ENOTDUMPED;
 }
 
+static void elf_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
+			      uint8_t *bitmap)
+{
+	const struct elf_input *ei = in->priv;
+
+	for (size_t i = 0; i < ei->nr_segments; i++) {
+		const struct elf_segment *seg = &ei->segments[i];
+		/* Whole pages past the file data, as upstream's exclude_nodata_pages. */
+		uint64_t from = (seg->phys_start + seg->file_size + in->page_size - 1) / in->page_size;
+		uint64_t to = (seg->phys_end + in->page_size - 1) / in->page_size;
+
+		if (from < start_pfn)
+			from = start_pfn;
+		if (to > end_pfn)
+			to = end_pfn;
+		for (uint64_t pfn = from; pfn < to; pfn++)
+			bitmap[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << ((pfn - start_pfn) % 8));
+	}
+}
+
 static void elf_close(struct dump_input *in)
 {
 	struct elf_input *ei = in->priv;
@@ -123,6 +143,7 @@ static void elf_close(struct dump_input *in)
 static const struct input_ops elf_ops = {
 	.name = "ELF",
 	.read_page = elf_read_page,
+	.clear_missing = elf_clear_missing,
 	.close = elf_close,
 };
 

@@ -33,6 +33,14 @@ struct input_ops {
 	 * every range read as zero.
 	 */
 	int (*read_page)(struct dump_input *in, uint64_t pfn, void *buf);
+	/*
+	 * Clears in @bitmap (bit i is pfn start_pfn + i, start_pfn a multiple
+	 * of 8) the pfns that lie in a range but whose data the dump does not
+	 * hold: pages an earlier filtering excluded, ELF pages past a
+	 * segment's p_filesz.
+	 */
+	void (*clear_missing)(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
+			      uint8_t *bitmap);
 	void (*close)(struct dump_input *in);
 };
 

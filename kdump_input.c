@@ -341,6 +341,16 @@ out:
 	return err;
 }
 
+static void kdump_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
+				uint8_t *bitmap)
+{
+	const struct kdump_input *kd = in->priv;
+
+	for (uint64_t pfn = start_pfn; pfn < end_pfn; pfn++)
+		if (!pfn_dumped(kd, pfn))
+			bitmap[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << ((pfn - start_pfn) % 8));
+}
+
 static void kdump_close(struct dump_input *in)
 {
 	struct kdump_input *kd = in->priv;
@@ -356,6 +366,7 @@ static void kdump_close(struct dump_input *in)
 static const struct input_ops kdump_ops = {
 	.name = "kdump-compressed",
 	.read_page = kdump_read_page,
+	.clear_missing = kdump_clear_missing,
 	.close = kdump_close,
 };
 

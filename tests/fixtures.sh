@@ -27,4 +27,22 @@ for src in "$SHARED"/vmcores/*/vmcore.elf.zst; do
 		fi
 	fi
 done
+
+# Upstream makedumpfile's output at each dump level, the oracle of page
+# classification: kept with its report, remade when the input changes.
+UPSTREAM=$(command -v makedumpfile)
+if [ -n "$UPSTREAM" ]; then
+	mkdir -p "$FIXTURES/upstream"
+	for input in "$FIXTURES"/6.1-kdump.elf "$FIXTURES"/*.relayout.elf; do
+		[ -s "$input" ] || continue
+		name=$(basename "$input" .elf)
+		for level in 0 1 2 4 8 16 31; do
+			out=$FIXTURES/upstream/$name.d$level.kdump
+			[ -s "$out" ] && [ "$out" -nt "$input" ] && continue
+			echo "fixture: upstream makedumpfile -l -d $level $name"
+			"$UPSTREAM" -f -l -d "$level" --message-level 31 "$input" "$out.tmp" \
+				>"$out.log" 2>&1 && mv "$out.tmp" "$out" || status=1
+		done
+	done
+fi
 exit $status

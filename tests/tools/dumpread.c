@@ -12,6 +12,10 @@
  *   dumpread [-i VMCOREINFO] VMCORE virt VADDR LEN raw bytes on stdout
  *   dumpread [-i VMCOREINFO] VMCORE ranges         "start end" per physical range
  *   dumpread [-i VMCOREINFO] VMCORE symbol NAME... "name addr" from kallsyms
+ *   dumpread [-i VMCOREINFO] VMCORE scan LEVEL     page classification at a dump
+ *                                                  level: "max_pfn N", a count line
+ *                                                  per category, then "dumpable A B"
+ *                                                  for each run [A, B) of kept pfns
  *
  * Page status is "ok" or the error's name (excluded, notdumped, ...).  The
  * exit status is 1 when the dump does not open, 2 on bad usage: a page that
@@ -27,6 +31,7 @@
 #include "kallsyms.h"
 #include "memory.h"
 #include "message.h"
+#include "page_scan.h"
 #include "vmcoreinfo.h"
 
 static const char *status_name(int err)
@@ -125,6 +130,49 @@ static int cmd_pages(struct dump_input *in, int npfns, char **pfns)
 	return err;
 }
 
+/* Runs the classification a cycle at a time, as a writer would. */
+static int cmd_scan(struct dump_input *in, struct memory *mem, struct vmcoreinfo *vi, int level)
+{
+	const uint64_t cycle_pfns = 1 << 20;
+	struct page_counts counts = { 0 };
+	struct page_scan *scan;
+	uint8_t *present = malloc(cycle_pfns / 8), *dumpable = malloc(cycle_pfns / 8);
+	uint64_t run_start = 0, max_pfn;
+	bool in_run = false;
+	int rc = 1;
+
+	if (!present || !dumpable || page_scan_init(in, mem, vi, level, &scan))
+		goto out;
+	max_pfn = page_scan_max_pfn(scan);
+	for (uint64_t start = 0; start < max_pfn; start += cycle_pfns) {
+		uint64_t end = start + cycle_pfns < max_pfn ? start + cycle_pfns : max_pfn;
+
+		if (page_scan_cycle(scan, start, end, present, dumpable, &counts))
+			goto out_scan;
+		for (uint64_t pfn = start; pfn < end; pfn++) {
+			bool kept = dumpable[(pfn - start) / 8] >> ((pfn - start) % 8) & 1;
+
+			if (kept && !in_run)
+				run_start = pfn;
+			else if (!kept && in_run)
+				printf("dumpable 0x%" PRIx64 " 0x%" PRIx64 "\n", run_start, pfn);
+			in_run = kept;
+		}
+	}
+	if (in_run)
+		printf("dumpable 0x%" PRIx64 " 0x%" PRIx64 "\n", run_start, max_pfn);
+	printf("max_pfn 0x%" PRIx64 "\ncache %" PRIu64 "\ncache_private %" PRIu64 "\nuser %" PRIu64
+	       "\nfree %" PRIu64 "\nhwpoison %" PRIu64 "\noffline %" PRIu64 "\n", max_pfn, counts.cache,
+	       counts.cache_private, counts.user, counts.free, counts.hwpoison, counts.offline);
+	rc = 0;
+out_scan:
+	page_scan_free(scan);
+out:
+	free(present);
+	free(dumpable);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct dump_input *in = NULL;
@@ -202,6 +250,8 @@ int main(int argc, char **argv)
 				printf("%s missing\n", argv[i]);
 		}
 		rc = 0;
+	} else if (!strcmp(argv[arg + 1], "scan") && argc - arg == 3) {
+		rc = cmd_scan(in, mem, vi, atoi(argv[arg + 2]));
 	} else {
 		fprintf(stderr, "dumpread: unknown command %s\n", argv[arg + 1]);
 		rc = 2;
