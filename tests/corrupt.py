@@ -13,6 +13,8 @@ corrupt.py IN OUT [--sparse-after N] [--truncate N] [--set OFFSET:HEX]...
 --phdr I:F:V       set ELF64 program header I's field F (type, offset,
                    vaddr, paddr, filesz, memsz) to V
 --note-name A:B    rename ELF notes called A to B (same length)
+--phys PADDR:HEX   overwrite physical memory at PADDR, in every PT_LOAD that
+                   holds it (kexec dumps hold the kernel image twice)
 """
 import argparse
 import shutil
@@ -31,6 +33,7 @@ def main():
     ap.add_argument('--set', action='append', default=[])
     ap.add_argument('--phdr', action='append', default=[])
     ap.add_argument('--note-name')
+    ap.add_argument('--phys', action='append', default=[])
     a = ap.parse_args()
 
     with open(a.src, 'rb') as f:
@@ -49,7 +52,7 @@ def main():
             off, data = item.split(':')
             o.seek(int(off, 0))
             o.write(bytes.fromhex(data))
-        if a.phdr or a.note_name:
+        if a.phdr or a.note_name or a.phys:
             eh = o.read(64) if o.seek(0) == 0 else None
             phoff, = struct.unpack_from('<Q', eh, 32)
             phnum, = struct.unpack_from('<H', eh, 56)
@@ -71,6 +74,22 @@ def main():
                 notes = notes.replace(old + b'\0', new + b'\0')
                 o.seek(p_offset)
                 o.write(notes)
+        loads = []
+        for i in range(phnum if a.phys else 0):
+            o.seek(phoff + 56 * i)
+            p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack('<IIQQQQ', o.read(40))
+            if p_type == 1:
+                loads.append((p_paddr, p_filesz, p_offset))
+        for item in a.phys:
+            paddr, data = item.split(':')
+            paddr, data = int(paddr, 0), bytes.fromhex(data)
+            hits = [off + paddr - start for start, size, off in loads
+                    if start <= paddr and paddr + len(data) <= start + size]
+            if not hits:
+                raise SystemExit('corrupt.py: physical address %#x is in no PT_LOAD' % paddr)
+            for off in hits:
+                o.seek(off)
+                o.write(data)
         if a.truncate is not None:
             o.truncate(a.truncate)
 
