@@ -25,7 +25,7 @@ ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c \
-	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c page_scan.c
+	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c page_scan.c erase_info.c kdump_writer.c report.c
 MAIN_SRCS := makedumpfile.c
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
@@ -61,7 +61,11 @@ tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS)
 check: tests
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) tests/run.sh
 
-bench: $(BIN) $(TEST_TOOLS)
+$(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+
+bench: $(BIN) $(TEST_TOOLS) $(BUILD)/tests/kallsyms_bench
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) bench/run.sh
 
 clean:

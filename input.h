@@ -55,6 +55,8 @@ struct kdump_header_info {
 	uint64_t phys_base;
 	uint64_t max_mapnr;
 	int nr_cpus;
+	int64_t timestamp_sec;
+	int64_t timestamp_usec;
 	char release[65];
 };
 

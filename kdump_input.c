@@ -443,6 +443,8 @@ static void fill_header_info(struct kdump_header_info *info, const struct kdump_
 	info->phys_base = sh->phys_base;
 	info->max_mapnr = max_mapnr;
 	info->nr_cpus = dh->nr_cpus;
+	info->timestamp_sec = dh->timestamp_sec;
+	info->timestamp_usec = dh->timestamp_usec;
 	memcpy(info->release, dh->utsname.release, sizeof(info->release));
 	info->release[sizeof(info->release) - 1] = '\0';
 }

@@ -3,34 +3,44 @@
  * makedumpfile: command line and orchestration.
  *
  * Each mode runs the steps of the data flow it needs, in order: open the
- * dump, read VMCOREINFO, set up the memory reader, decode symbols, then the
- * mode's own work.  Every step prints its own precise error; this file only
- * decides the exit status and cleans up.
+ * dump, read VMCOREINFO, set up the memory reader, decode symbols or
+ * classify pages, then the mode's own work.  Every step prints its own
+ * precise error; this file only decides the exit status and cleans up.
  */
 #include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "codec.h"
 #include "flat.h"
 #include "input.h"
 #include "kallsyms.h"
+#include "kdump_writer.h"
 #include "makedumpfile.h"
 #include "memory.h"
 #include "message.h"
 #include "outfile.h"
+#include "page_scan.h"
+#include "report.h"
 #include "vmcoreinfo.h"
 
 enum long_option {
 	OPT_MESSAGE_LEVEL = 256,
 	OPT_DUMP_KALLSYMS,
+	OPT_CYCLIC_BUFFER,
+	OPT_NUM_THREADS,
 };
 
 static const struct option long_options[] = {
 	{ "message-level", required_argument, NULL, OPT_MESSAGE_LEVEL },
 	{ "dump-kallsyms", no_argument, NULL, OPT_DUMP_KALLSYMS },
+	{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
+	{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
@@ -40,45 +50,116 @@ static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage:\n"
-		"  makedumpfile [-f] [-i VMCOREINFO] VMCORE DUMPFILE\n"
+		"  makedumpfile [-c|-l|-p|-z] [-d DL] [-f] [-i VMCOREINFO] VMCORE DUMPFILE\n"
+		"  makedumpfile -F [-c|-l|-p|-z] [-d DL] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile -R DUMPFILE < FLATTENED_DUMP\n"
 		"  makedumpfile --dump-kallsyms [-i VMCOREINFO] VMCORE [OUTFILE]\n"
 		"  makedumpfile -v | -h\n"
 		"\n"
 		"Options:\n"
-		"  -i VMCOREINFO      read VMCOREINFO from this file instead of the dump\n"
-		"  -f                 overwrite an existing output file\n"
+		"  -d DL              dump level, 0..31, the sum of the pages to exclude:\n"
+		"                       1 zero pages, 2 cache without private, 4 all cache,\n"
+		"                       8 user process data, 16 free pages\n"
+		"  -c | -l | -p | -z  compress pages with zlib | lzo | snappy | zstd\n"
+		"  -F                 write the flattened format to standard output\n"
 		"  -R                 reassemble a flattened dump read from standard input\n"
+		"  -f                 overwrite an existing output file\n"
+		"  -i VMCOREINFO      read VMCOREINFO from this file instead of the dump\n"
+		"  -b ORDER           accepted for compatibility (write buffering is automatic)\n"
+		"  -D                 print debugging messages\n"
+		"  --cyclic-buffer KB bitmap buffer per cycle, in KiB (default: from free memory)\n"
+		"  --num-threads N    accepted; pages are compressed on one thread\n"
 		"  --dump-kallsyms    print the dump's kernel symbols as /proc/kallsyms does\n"
 		"  --message-level N  0..31: 1 progress, 2 common, 4 errors, 8 debug, 16 report\n"
 		"  -v                 print the version\n"
 		"  -h                 print this help\n");
 }
 
-static int parse_int(const char *text, const char *what, int min, int max, int *value)
+/* Upstream's wording for a command line it cannot use. */
+static int invalid_command_line(void)
+{
+	msg_error("Commandline parameter is invalid.\nTry `makedumpfile --help' for more information.");
+	return -EINVAL;
+}
+
+static int parse_number(const char *text, long min, long max, long *value)
 {
 	char *end;
-	long v;
 
 	errno = 0;
-	v = strtol(text, &end, 0);
-	if (errno || *end || end == text || v < min || v > max) {
-		msg_error("invalid %s \"%s\" (expected %d..%d)", what, text, min, max);
-		return -EINVAL;
+	*value = strtol(text, &end, 10);
+	return errno || end == text || *end || *value < min || *value > max ? -EINVAL : 0;
+}
+
+/* -d takes a comma-separated list; upstream dumps at the first level. */
+static int parse_dump_level(const char *text, int *level)
+{
+	char *copy = strdup(text), *item, *save = NULL;
+	bool first = true;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		long value;
+
+		if (parse_number(item, 0, DL_MAX, &value)) {
+			msg_error("Dump_level(%s) is invalid.", item);
+			err = -EINVAL;
+			break;
+		}
+		if (first)
+			*level = (int)value;
+		first = false;
 	}
-	*value = (int)v;
-	return 0;
+	if (!err && first) {
+		msg_error("Dump_level is invalid.");
+		err = -EINVAL;
+	}
+	free(copy);
+	return err;
 }
 
 static int parse_options(int argc, char **argv, struct mdf_options *opt)
 {
-	bool reassemble = false, dump_kallsyms = false;
+	bool reassemble = false, dump_kallsyms = false, debug = false;
 	int c, positional;
+	long value;
 
 	opt->mode = MODE_DUMP;
 	opt->message_level = ML_DEFAULT;
-	while ((c = getopt_long(argc, argv, "fhi:Rv", long_options, NULL)) != -1) {
+	opt->codec = CODEC_NONE;
+	opt->dump_level = 0;
+	while ((c = getopt_long(argc, argv, "b:cDd:Ffhi:lpRvz", long_options, NULL)) != -1) {
 		switch (c) {
+		case 'b':
+			if (parse_number(optarg, 0, 30, &value)) {
+				msg_error("Block order(%s) is invalid.", optarg);
+				return invalid_command_line();
+			}
+			break;
+		case 'c':
+			opt->codec = CODEC_ZLIB;
+			break;
+		case 'l':
+			opt->codec = CODEC_LZO;
+			break;
+		case 'p':
+			opt->codec = CODEC_SNAPPY;
+			break;
+		case 'z':
+			opt->codec = CODEC_ZSTD;
+			break;
+		case 'D':
+			debug = true;
+			break;
+		case 'd':
+			if (parse_dump_level(optarg, &opt->dump_level))
+				return invalid_command_line();
+			break;
+		case 'F':
+			opt->flatten = true;
+			break;
 		case 'f':
 			opt->force = true;
 			break;
@@ -95,23 +176,41 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			opt->mode = MODE_VERSION;
 			return 0;
 		case OPT_MESSAGE_LEVEL:
-			if (parse_int(optarg, "message level", 0, ML_MAX, &opt->message_level))
-				return -EINVAL;
+			if (parse_number(optarg, 0, ML_MAX, &value)) {
+				msg_error("Message_level(%s) is invalid.", optarg);
+				return invalid_command_line();
+			}
+			opt->message_level = (int)value;
 			break;
 		case OPT_DUMP_KALLSYMS:
 			dump_kallsyms = true;
 			break;
+		case OPT_CYCLIC_BUFFER:
+			if (parse_number(optarg, 1, 1L << 30, &value)) {
+				msg_error("Cyclic buffer size(%s) is invalid.", optarg);
+				return invalid_command_line();
+			}
+			opt->cyclic_buffer_kib = (unsigned long)value;
+			break;
+		case OPT_NUM_THREADS:
+			if (parse_number(optarg, 0, 4096, &value)) {
+				msg_error("Number of threads(%s) is invalid.", optarg);
+				return invalid_command_line();
+			}
+			opt->num_threads = (int)value;
+			break;
 		default:
-			msg_error("try 'makedumpfile -h' for the options");
-			return -EINVAL;
+			return invalid_command_line();
 		}
 	}
+	if (debug)
+		opt->message_level |= ML_DEBUG;
 	positional = argc - optind;
 	if (reassemble) {
 		opt->mode = MODE_REASSEMBLE_FLAT;
 		if (positional != 1) {
 			msg_error("-R takes one argument, the dump file to write (the stream comes on stdin)");
-			return -EINVAL;
+			return invalid_command_line();
 		}
 		opt->output = argv[optind];
 		return 0;
@@ -120,18 +219,19 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 		opt->mode = MODE_DUMP_KALLSYMS;
 		if (positional < 1 || positional > 2) {
 			msg_error("--dump-kallsyms takes VMCORE and an optional OUTFILE");
-			return -EINVAL;
+			return invalid_command_line();
 		}
 		opt->vmcore = argv[optind];
 		opt->output = positional == 2 ? argv[optind + 1] : NULL;
 		return 0;
 	}
-	if (positional != 2) {
-		msg_error("expected VMCORE and DUMPFILE; try 'makedumpfile -h'");
-		return -EINVAL;
+	if (opt->flatten ? positional != 1 : positional != 2) {
+		msg_error(opt->flatten ? "-F takes VMCORE only: the dump goes to standard output"
+				       : "expected VMCORE and DUMPFILE");
+		return invalid_command_line();
 	}
 	opt->vmcore = argv[optind];
-	opt->output = argv[optind + 1];
+	opt->output = opt->flatten ? NULL : argv[optind + 1];
 	return 0;
 }
 
@@ -189,6 +289,153 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 	return outfile_finish(&out);
 }
 
+/*
+ * The crashed kernel's utsname, as upstream puts it in the dump header:
+ * init_uts_ns.name.  Without it the header's strings stay empty.
+ */
+static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
+{
+	uint64_t uts_ns;
+	int64_t name_offset = 0;
+	int err;
+
+	memset(uts, 0, sizeof(*uts));
+	if (!vmcoreinfo_symbol(ctx->vmcoreinfo, "init_uts_ns", &uts_ns)) {
+		msg_warn("VMCOREINFO has no SYMBOL(init_uts_ns): the dump header's utsname stays empty");
+		return;
+	}
+	vmcoreinfo_offset(ctx->vmcoreinfo, "uts_namespace.name", &name_offset);
+	err = mem_read_virt(ctx->memory, uts_ns + (uint64_t)name_offset, uts, sizeof(*uts));
+	if (err) {
+		msg_warn("cannot read init_uts_ns at 0x%" PRIx64 " (%s): the dump header's utsname "
+			 "stays empty", uts_ns, mdf_strerror(err));
+		memset(uts, 0, sizeof(*uts));
+	}
+}
+
+/*
+ * Pfns per cycle.  Both bitmaps of a cycle must fit the buffer: with
+ * --cyclic-buffer KB each bitmap gets KB KiB, as upstream; otherwise a
+ * single cycle when the whole bitmaps take under 40% of the available
+ * memory (upstream's share), else as many pfns as that share allows.
+ */
+static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
+{
+	uint64_t available = 0, pfns;
+	char line[128];
+	FILE *meminfo;
+
+	if (opt->cyclic_buffer_kib)
+		return (uint64_t)opt->cyclic_buffer_kib * 1024 * 8;
+	meminfo = fopen("/proc/meminfo", "re");
+	while (meminfo && fgets(line, sizeof(line), meminfo))
+		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &available) == 1)
+			break;
+	if (meminfo)
+		fclose(meminfo);
+	/* Two bitmaps, one bit each per pfn, in 40% of what is available. */
+	pfns = available ? available * 1024 * 4 / 10 / 2 * 8 : (uint64_t)1 << 30;
+	if (pfns > max_pfn)
+		pfns = max_pfn;
+	pfns = (pfns + 7) & ~(uint64_t)7;
+	return pfns < 4096 * 8 ? 4096 * 8 : pfns;
+}
+
+/* What the writer's callbacks work on: pages classified by the scan, read from the input. */
+struct page_source_ctx {
+	struct page_scan *scan;
+	struct dump_input *input;
+};
+
+static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
+			  uint8_t *dumpable, struct page_counts *counts)
+{
+	struct page_source_ctx *source = ctx;
+
+	return page_scan_cycle(source->scan, start_pfn, end_pfn, present, dumpable, counts);
+}
+
+static int read_input_page(void *ctx, uint64_t pfn, void *buf)
+{
+	struct page_source_ctx *source = ctx;
+
+	return input_read_page(source->input, pfn, buf);
+}
+
+static int run_dump(struct mdf_context *ctx)
+{
+	struct kdump_writer_params params = { 0 };
+	struct kdump_write_result result = { 0 };
+	struct page_counts counts = { 0 };
+	struct kdump_page_source source;
+	struct page_source_ctx source_ctx;
+	struct kdump_utsname uts;
+	struct page_scan *scan = NULL;
+	const struct kdump_header_info *kdump;
+	int64_t phys_base = 0, crash_time = 0;
+	int err;
+
+	err = open_dump(ctx);
+	if (!err)
+		err = open_memory(ctx);
+	if (!err)
+		err = page_scan_init(ctx->input, ctx->memory, ctx->vmcoreinfo, ctx->opt.dump_level, &scan);
+	if (err)
+		goto out;
+	kdump = ctx->input->kdump;
+	read_utsname(ctx, &uts);
+	if (!vmcoreinfo_number(ctx->vmcoreinfo, "phys_base", &phys_base) && kdump)
+		phys_base = (int64_t)kdump->phys_base;
+	vmcoreinfo_plain_number(ctx->vmcoreinfo, "CRASHTIME", &crash_time);
+	if (kdump) {
+		/* Re-filtering keeps the crash time and what was excluded before. */
+		crash_time = kdump->timestamp_sec;
+		params.timestamp_usec = kdump->timestamp_usec;
+		params.dump_level = ctx->opt.dump_level | kdump->dump_level;
+		if (params.dump_level != ctx->opt.dump_level)
+			msg_info("The dump level of %s is %d: the new dump has level %d.", ctx->opt.vmcore,
+				 kdump->dump_level, params.dump_level);
+	} else {
+		params.dump_level = ctx->opt.dump_level;
+	}
+
+	params.path = ctx->opt.output;
+	params.force = ctx->opt.force;
+	params.flatten = ctx->opt.flatten;
+	params.codec = (enum mdf_codec)ctx->opt.codec;
+	params.page_size = ctx->input->page_size;
+	params.max_pfn = page_scan_max_pfn(scan);
+	params.phys_base = (uint64_t)phys_base;
+	params.uts = &uts;
+	params.timestamp_sec = crash_time;
+	params.nr_cpus = kdump ? kdump->nr_cpus
+			       : kdump_count_cpus(ctx->input->notes, ctx->input->notes_size);
+	params.notes = ctx->input->notes;
+	params.notes_size = ctx->input->notes_size;
+	params.cycle_pfns = cycle_pfns(&ctx->opt, params.max_pfn);
+	msg_debug("dump level %d, %" PRIu64 " pfns, %" PRIu64 " per cycle", params.dump_level,
+		  params.max_pfn, params.cycle_pfns);
+
+	source_ctx.scan = scan;
+	source_ctx.input = ctx->input;
+	source.classify = classify_cycle;
+	source.read_page = read_input_page;
+	source.ctx = &source_ctx;
+	err = kdump_write(&params, &source, &counts, &result);
+	if (err)
+		goto out;
+	report_print(&(struct report_totals){
+		.max_pfn = params.max_pfn,
+		.pfn_present = result.pfn_present,
+		.bytes_written = result.bytes_written,
+		.counts = &counts,
+	});
+	report_saved(ctx->opt.flatten ? "STDOUT" : ctx->opt.output);
+out:
+	page_scan_free(scan);
+	return err;
+}
+
 static void close_context(struct mdf_context *ctx)
 {
 	kallsyms_free(ctx->kallsyms);
@@ -206,6 +453,11 @@ int main(int argc, char **argv)
 	if (err)
 		return EXIT_FAILURE;
 	msg_set_level(ctx.opt.message_level);
+	msg_set_stdout_is_data(ctx.opt.flatten ||
+			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output));
+	/* A reader of the flattened stream that goes away is a write error, not a kill. */
+	if (ctx.opt.flatten)
+		signal(SIGPIPE, SIG_IGN);
 	switch (ctx.opt.mode) {
 	case MODE_HELP:
 		print_usage(stdout);
@@ -220,8 +472,8 @@ int main(int argc, char **argv)
 		err = run_dump_kallsyms(&ctx);
 		break;
 	case MODE_DUMP:
-		msg_error("writing dump files is not implemented yet");
-		err = -ENOSYS;
+		err = run_dump(&ctx);
+		report_finished(!err);
 		break;
 	}
 	close_context(&ctx);

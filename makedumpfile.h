@@ -24,7 +24,12 @@ struct mdf_options {
 	const char *output;           /* dump file or listing; NULL: stdout */
 	const char *vmcoreinfo_file;  /* -i */
 	bool force;                   /* -f */
+	bool flatten;                 /* -F */
 	int message_level;
+	int dump_level;               /* -d, the first of its list */
+	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
+	unsigned long cyclic_buffer_kib;  /* --cyclic-buffer; 0: from free memory */
+	int num_threads;              /* --num-threads: accepted, one thread for now */
 };
 
 struct dump_input;

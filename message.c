@@ -6,6 +6,7 @@
 #include "message.h"
 
 static int message_level = ML_DEFAULT;
+static bool stdout_is_data;
 
 void msg_set_level(int level)
 {
@@ -17,29 +18,39 @@ int msg_level(void)
 	return message_level;
 }
 
-static void vprint(int level, const char *prefix, const char *fmt, va_list ap)
+void msg_set_stdout_is_data(bool is_data)
 {
-	if (!(message_level & level))
-		return;
-	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	stdout_is_data = is_data;
 }
 
-#define DEFINE_PRINTER(fn, level, prefix)        \
-	void fn(const char *fmt, ...)            \
-	{                                        \
-		va_list ap;                      \
-		va_start(ap, fmt);               \
-		vprint(level, prefix, fmt, ap);  \
-		va_end(ap);                      \
+static void vprint(int level, bool to_stdout, const char *prefix, const char *fmt, va_list ap)
+{
+	FILE *out = to_stdout && !stdout_is_data ? stdout : stderr;
+
+	if (!(message_level & level))
+		return;
+	/* Keep the order of stdout and stderr lines on a shared terminal. */
+	if (out == stderr)
+		fflush(stdout);
+	fputs(prefix, out);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+}
+
+#define DEFINE_PRINTER(fn, level, to_stdout, prefix)        \
+	void fn(const char *fmt, ...)                       \
+	{                                                   \
+		va_list ap;                                 \
+		va_start(ap, fmt);                          \
+		vprint(level, to_stdout, prefix, fmt, ap);  \
+		va_end(ap);                                 \
 	}
 
-DEFINE_PRINTER(msg_error, ML_ERROR, "makedumpfile: ")
-DEFINE_PRINTER(msg_warn, ML_ERROR, "makedumpfile: warning: ")
-DEFINE_PRINTER(msg_info, ML_COMMON, "")
-DEFINE_PRINTER(msg_debug, ML_DEBUG, "debug: ")
-DEFINE_PRINTER(msg_report, ML_REPORT, "")
+DEFINE_PRINTER(msg_error, ML_ERROR, false, "makedumpfile: ")
+DEFINE_PRINTER(msg_warn, ML_ERROR, false, "makedumpfile: warning: ")
+DEFINE_PRINTER(msg_info, ML_COMMON, true, "")
+DEFINE_PRINTER(msg_debug, ML_DEBUG, true, "")
+DEFINE_PRINTER(msg_report, ML_REPORT, true, "")
 
 const char *mdf_strerror(int err)
 {

@@ -10,6 +10,7 @@
 #define MDF_MESSAGE_H
 
 #include <errno.h>
+#include <stdbool.h>
 
 /* Message level bits, as upstream's --message-level. */
 #define ML_PROGRESS 0x01
@@ -31,6 +32,11 @@
 
 void msg_set_level(int level);
 int msg_level(void);
+/*
+ * Common, debug and report messages go to stdout, as upstream's do, unless
+ * stdout carries data (a flattened dump, a listing): then to stderr.
+ */
+void msg_set_stdout_is_data(bool is_data);
 
 /* What went wrong, where; always printed unless errors are masked. */
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "message.h"
@@ -10,6 +11,7 @@
 int outfile_create(struct outfile *out, const char *path, bool force)
 {
 	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+	struct stat st;
 
 	memset(out, 0, sizeof(*out));
 	out->fd = -1;
@@ -31,6 +33,7 @@ int outfile_create(struct outfile *out, const char *path, bool force)
 			msg_error("%s: cannot create: %s", path, strerror(err));
 		return -err;
 	}
+	out->is_regular = fstat(out->fd, &st) == 0 && S_ISREG(st.st_mode);
 	out->stream = fdopen(out->fd, "w");
 	if (!out->stream) {
 		int err = errno;
@@ -58,7 +61,7 @@ int outfile_finish(struct outfile *out)
 	}
 	if (err) {
 		msg_error("%s: write failed: %s", out->path, strerror(err));
-		if (!out->is_stdout)
+		if (out->is_regular)
 			unlink(out->path);
 		return -err;
 	}
@@ -75,5 +78,6 @@ void outfile_abort(struct outfile *out)
 		close(out->fd);
 	out->stream = NULL;
 	out->fd = -1;
-	unlink(out->path);
+	if (out->is_regular)
+		unlink(out->path);
 }

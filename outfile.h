@@ -16,6 +16,8 @@ struct outfile {
 	int fd;
 	FILE *stream;   /* for text listings; NULL for binary writers */
 	bool is_stdout;
+	/* Only a regular file is removed on failure: never /dev/full or a FIFO. */
+	bool is_regular;
 };
 
 /* Opens @path, or stdout when @path is NULL or "-". */

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "erase_info.h"
 #include "input.h"
 #include "memory.h"
 #include "message.h"
@@ -104,6 +105,11 @@ struct page_scan {
 	unsigned int section_pfn_shift;
 	uint64_t nr_sections;
 	uint64_t *mem_maps;    /* per section: its first struct page, or 0 */
+
+	/* Extension ranges; keep_cursor follows exclusions, the other the discard pass. */
+	const struct pfn_ranges *discard;
+	struct pfn_cursor keep_cursor;
+	struct pfn_cursor keep_cursor_discard;
 
 	/* A multi-page block excluded past the end of the previous cycle. */
 	uint64_t pending_end;
@@ -411,6 +417,14 @@ void page_scan_free(struct page_scan *scan)
 	free(scan);
 }
 
+void page_scan_set_extension_ranges(struct page_scan *scan, const struct pfn_ranges *keep,
+				    const struct pfn_ranges *discard)
+{
+	pfn_cursor_init(&scan->keep_cursor, keep);
+	pfn_cursor_init(&scan->keep_cursor_discard, keep);
+	scan->discard = discard;
+}
+
 uint64_t page_scan_max_pfn(const struct page_scan *scan)
 {
 	return scan->max_pfn;
@@ -495,9 +509,40 @@ static void exclude(struct page_scan *scan, struct cycle *c, uint64_t from, uint
 	for (uint64_t pfn = from; pfn < to; pfn++) {
 		uint64_t bit = pfn - c->start;
 
-		if (c->dumpable[bit / 8] & (1u << (bit % 8))) {
+		if ((c->dumpable[bit / 8] & (1u << (bit % 8))) &&
+		    !pfn_cursor_contains(&scan->keep_cursor, pfn)) {
 			c->dumpable[bit / 8] &= (uint8_t)~(1u << (bit % 8));
 			(*counter)++;
+		}
+	}
+}
+
+/* Discard ranges take what the flag rules left, except what is kept. */
+static void apply_discards(struct page_scan *scan, struct cycle *c)
+{
+	const struct pfn_ranges *set = scan->discard;
+	size_t lo = 0, hi = set ? set->count : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set->ranges[mid].end <= c->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; set && i < set->count && set->ranges[i].start < c->end; i++) {
+		uint64_t from = set->ranges[i].start > c->start ? set->ranges[i].start : c->start;
+		uint64_t to = set->ranges[i].end < c->end ? set->ranges[i].end : c->end;
+
+		for (uint64_t pfn = from; pfn < to; pfn++) {
+			uint64_t bit = pfn - c->start;
+
+			if ((c->dumpable[bit / 8] & (1u << (bit % 8))) &&
+			    !pfn_cursor_contains(&scan->keep_cursor_discard, pfn)) {
+				c->dumpable[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+				c->counts->extension++;
+			}
 		}
 	}
 }
@@ -681,9 +726,10 @@ int page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn
 		exclude(scan, &c, start_pfn, pending_end, scan->pending_category);
 		from = pending_end < end_pfn ? pending_end : end_pfn;
 	}
-	if (!scan->classify)
+	if (!scan->classify) {
+		apply_discards(scan, &c);
 		return 0;
-
+	}
 	for (uint64_t section = from >> scan->section_pfn_shift; section < scan->nr_sections; section++) {
 		uint64_t sec_start = section << scan->section_pfn_shift;
 		uint64_t sec_end = sec_start + (1ull << scan->section_pfn_shift);
@@ -695,5 +741,6 @@ int page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn
 		classify_section(scan, &c, sec_start > from ? sec_start : from,
 				 sec_end < end_pfn ? sec_end : end_pfn);
 	}
+	apply_discards(scan, &c);
 	return 0;
 }

@@ -14,6 +14,7 @@
 
 struct dump_input;
 struct memory;
+struct pfn_ranges;
 struct vmcoreinfo;
 struct page_scan;
 
@@ -40,6 +41,15 @@ struct page_counts {
 int page_scan_init(struct dump_input *in, struct memory *mem, const struct vmcoreinfo *vi,
 		   int dump_level, struct page_scan **out);
 void page_scan_free(struct page_scan *scan);
+
+/*
+ * Ranges from extensions, sorted and merged (pfn_ranges_merge): a pfn to
+ * keep is never excluded, by any rule; a pfn to discard that no rule
+ * excluded is excluded and counted as an extension page.  The sets must
+ * outlive the scan.
+ */
+void page_scan_set_extension_ranges(struct page_scan *scan, const struct pfn_ranges *keep,
+				    const struct pfn_ranges *discard);
 
 /* One past the highest pfn the bitmaps cover (upstream's max_mapnr). */
 uint64_t page_scan_max_pfn(const struct page_scan *scan);

@@ -18,7 +18,7 @@ gencheck.py DUMPREAD VMCORE FACTS markers
 import subprocess
 import sys
 
-from testlib import PAGE, fnv1a64
+from testlib import PAGE, digest
 
 CATEGORY_MASK = {'cache': 0x02, 'cache_private': 0x04, 'user': 0x08, 'free': 0x10}
 
@@ -137,7 +137,7 @@ def check_markers(dumpread, vmcore, facts):
     bad = 0
     for (kind, pfn), line in zip(facts['marker'], out):
         words = line.split()
-        want = '%016x' % fnv1a64(expected_marker_page(facts, kind, pfn))
+        want = digest(expected_marker_page(facts, kind, pfn))
         if words[1] != 'ok' or words[2] != want:
             print('marker pfn %#x (%s): ours %s, expected ok %s' % (pfn, kind, ' '.join(words[1:]), want))
             bad += 1

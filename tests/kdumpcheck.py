@@ -18,7 +18,7 @@ import sys
 
 import kdumpfile
 
-from testlib import fnv1a64
+from testlib import digest
 
 
 def first_bitmap(path):
@@ -104,16 +104,16 @@ def main():
         mine = words[1]
         try:
             data = k.read(kdumpfile.KDUMP_MACHPHYSADDR, pfn * page_size, page_size)
-            want, digest = 'ok', '%016x' % fnv1a64(data)
+            want, want_digest = 'ok', digest(data)
         except kdumpfile.exceptions.NoDataException:
-            want, digest = ('excluded' if bit(present, pfn) else 'notdumped'), None
+            want, want_digest = ('excluded' if bit(present, pfn) else 'notdumped'), None
         except (kdumpfile.exceptions.AddressTranslationException, OverflowError):
-            want, digest = 'notdumped', None
+            want, want_digest = 'notdumped', None
         counts[want] = counts.get(want, 0) + 1
-        if mine != want or (digest and words[2] != digest):
+        if mine != want or (want_digest and words[2] != want_digest):
             fails += 1
             print('FAIL pfn 0x%x: dumpread %s, libkdumpfile %s %s' %
-                  (pfn, ' '.join(words[1:]), want, digest or ''))
+                  (pfn, ' '.join(words[1:]), want, want_digest or ''))
     print('%s: %d pfns compared (%s), %d differ' %
           (args.file, len(pfns), ', '.join('%s %d' % kv for kv in sorted(counts.items())),
            fails))

@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Run our makedumpfile and upstream's side by side on the same dumps.
+
+bench.py --ours BIN [--upstream BIN] [--runs N] [--workdir DIR]
+         --dump NAME=PATH... --job LABEL=ARGS...
+
+For every dump and job, runs both programs alternately N times each,
+writing to DIR (output removed after each run), and prints the median wall
+time, user+sys time, max RSS and output size of each, and ours/upstream
+ratios.  A job whose ARGS name an option upstream lacks (-p, -z on Debian)
+runs ours alone.  Each run's wall time and resource use come from wait4()
+of that run alone.
+"""
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run_once(argv, out_path):
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - start
+    err = proc.stderr.read().decode(errors='replace')
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError('%s failed: %s' % (' '.join(argv), err[-500:]))
+    size = os.path.getsize(out_path) if os.path.exists(out_path) else 0
+    if os.path.exists(out_path):
+        os.unlink(out_path)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, size
+
+
+def upstream_supports(upstream, args):
+    """Debian's upstream is built without snappy and zstd."""
+    if not upstream:
+        return False
+    flags = subprocess.run([upstream, '-v'], capture_output=True, text=True).stdout
+    for opt, lib in (('-p', 'snappy'), ('-z', 'zstd')):
+        if opt in args and ('%s\tdisabled' % lib) in flags:
+            return False
+    return True
+
+
+def fmt_ratio(a, b):
+    return '%5.2f' % (a / b) if b else '    -'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--ours', required=True)
+    ap.add_argument('--upstream')
+    ap.add_argument('--runs', type=int, default=3)
+    ap.add_argument('--workdir', default='/tmp')
+    ap.add_argument('--dump', action='append', default=[])
+    ap.add_argument('--job', action='append', default=[])
+    a = ap.parse_args()
+
+    print('%-22s %-12s %9s %9s %9s %11s | %9s %9s %9s %11s | %6s %6s %6s' % (
+        'dump', 'job', 'wall s', 'cpu s', 'rss MB', 'size MB',
+        'up wall', 'up cpu', 'up rss', 'up size', 'wall', 'rss', 'size'))
+    for dump in a.dump:
+        dname, dpath = dump.split('=', 1)
+        for job in a.job:
+            label, args = job.split('=', 1)
+            args = shlex.split(args)
+            progs = [('ours', a.ours)]
+            if upstream_supports(a.upstream, args):
+                progs.append(('upstream', a.upstream))
+            samples = {name: [] for name, _ in progs}
+            for _ in range(a.runs):
+                for name, binary in progs:
+                    out = os.path.join(a.workdir, 'bench-%s.out' % name)
+                    samples[name].append(run_once([binary, '-f'] + args + [dpath, out], out))
+            med = {}
+            for name, rows in samples.items():
+                med[name] = [statistics.median(col) for col in zip(*rows)]
+            o = med['ours']
+            u = med.get('upstream')
+            line = '%-22s %-12s %9.3f %9.3f %9.1f %11.1f | ' % (
+                dname, label, o[0], o[1], o[2] / 1024, o[3] / 1e6)
+            if u:
+                line += '%9.3f %9.3f %9.1f %11.1f | %6s %6s %6s' % (
+                    u[0], u[1], u[2] / 1024, u[3] / 1e6, fmt_ratio(o[0], u[0]),
+                    fmt_ratio(o[2], u[2]), fmt_ratio(o[3], u[3]))
+            else:
+                line += '%9s %9s %9s %11s | %6s %6s %6s' % ('-', '-', '-', '-', '-', '-', '-')
+            print(line, flush=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

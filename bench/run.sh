@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make bench: kallsyms decode time on each shared dump, then ours against
+# upstream makedumpfile on the shared dumps and a generated large one.
+set -u
+PROJECT=$(cd "$(dirname "$0")/.." && pwd)
+FIXTURES=$PROJECT/build/fixtures
+WORK=$PROJECT/build/bench
+mkdir -p "$WORK"
+: "${MDF:?}" "${TOOLS:?}"
+RUNS=${RUNS:-3}
+"$PROJECT/tests/fixtures.sh" >/dev/null || echo "warning: some fixtures could not be prepared"
+
+echo "== kallsyms decode (kernel symbols; median of 21 runs, each on a freshly opened dump)"
+for dump in "$FIXTURES"/6.1-kdump.elf "$FIXTURES"/6.1-qemu.elf "$FIXTURES"/7.2-qemu.elf; do
+	[ -s "$dump" ] || continue
+	printf '%-16s ' "$(basename "$dump" .elf)"
+	"$TOOLS/kallsyms_bench" "$dump" 21
+done
+
+dumps=()
+for name in 6.1-kdump 6.1-qemu.relayout 7.2-qemu.relayout; do
+	[ -s "$FIXTURES/$name.elf" ] && dumps+=(--dump "$name=$FIXTURES/$name.elf")
+done
+if [ -x "$TOOLS/mkvmcore" ]; then
+	large=$WORK/generated-16g.elf
+	if [ ! -s "$large" ]; then
+		echo "== generating a 16 GiB sparse dump"
+		"$TOOLS/mkvmcore" --ram 16G --sparse "$large" >/dev/null || rm -f "$large"
+	fi
+	[ -s "$large" ] && dumps+=(--dump "generated-16g=$large")
+fi
+echo
+echo "== ours against upstream makedumpfile ($(makedumpfile -v 2>/dev/null | head -n 1)), median of $RUNS runs"
+/usr/bin/python3 "$PROJECT/bench/bench.py" --ours "$MDF" --upstream "$(command -v makedumpfile)" \
+	--runs "$RUNS" --workdir "$WORK" "${dumps[@]}" \
+	--job "-d31 -l=-l -d 31" --job "-d31 -c=-c -d 31" --job "-d31 -z=-z -d 31" --job "-d31 -p=-p -d 31"

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_erase_info: extension pfn ranges.  Random overlapping ranges are
+ * registered, merged and looked up with a cursor, in ascending order and
+ * after a restart; every answer must equal a plain bitmap's.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "erase_info.h"
+
+#define SPAN 200000
+#define RANGES 100000
+
+static int failures;
+
+static void check(bool cond, const char *what)
+{
+	printf("%s %s\n", cond ? "ok" : "FAIL", what);
+	failures += !cond;
+}
+
+int main(void)
+{
+	struct pfn_ranges set = { 0 };
+	struct pfn_cursor cursor;
+	unsigned char *truth = calloc(SPAN + 64, 1);
+	bool merged_ok = true, lookups_ok = true, restart_ok = true;
+	uint64_t pages = 0;
+
+	if (!truth)
+		return 1;
+	srand(7);
+	for (int i = 0; i < RANGES; i++) {
+		uint64_t start = (uint64_t)rand() % SPAN, count = 1 + (uint64_t)rand() % 8;
+
+		if (pfn_ranges_add(&set, start, count))
+			return 1;
+		for (uint64_t p = start; p < start + count; p++)
+			truth[p] = 1;
+	}
+	check(pfn_ranges_add(&set, 5, 0) == -EINVAL, "an empty range is refused");
+	check(pfn_ranges_add(&set, UINT64_MAX - 1, 4) == -EINVAL, "a wrapping range is refused");
+	pfn_ranges_merge(&set);
+	for (size_t i = 0; i < set.count; i++) {
+		if (set.ranges[i].start >= set.ranges[i].end ||
+		    (i && set.ranges[i].start <= set.ranges[i - 1].end))
+			merged_ok = false;
+	}
+	check(merged_ok, "merged ranges are sorted, disjoint and not adjacent");
+	for (uint64_t p = 0; p < SPAN + 64; p++)
+		pages += truth[p];
+	check(pfn_ranges_pages(&set) == pages, "merged ranges cover exactly the registered pages");
+
+	pfn_cursor_init(&cursor, &set);
+	for (uint64_t p = 0; p < SPAN + 64; p++)
+		if (pfn_cursor_contains(&cursor, p) != (bool)truth[p])
+			lookups_ok = false;
+	check(lookups_ok, "ascending cursor lookups equal the bitmap");
+	for (uint64_t p = SPAN / 2; p < SPAN / 2 + 1000; p++)
+		if (pfn_cursor_contains(&cursor, p) != (bool)truth[p])
+			restart_ok = false;
+	check(restart_ok, "a second pass from a lower pfn restarts correctly");
+
+	pfn_ranges_free(&set);
+	pfn_cursor_init(&cursor, &set);
+	check(!pfn_cursor_contains(&cursor, 3), "an empty set contains nothing");
+	free(truth);
+	return failures ? 1 : 0;
+}
