@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # make            build ./makedumpfile
+# make demo       build, generate a sample dump and filter it (-d 31 -l)
 # make check      build and run every test (ends with "N passed, N failed")
 # make check SANITIZE=1   the same under AddressSanitizer and UBSan
 # make bench      benchmarks against upstream makedumpfile
@@ -34,7 +35,7 @@ MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 TEST_TOOLS := $(BUILD)/tests/dumpread $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
-.PHONY: all check bench clean tests
+.PHONY: all check bench clean tests demo
 all: $(BIN)
 
 $(BIN): $(MAIN_OBJS) $(CORE_OBJS)
@@ -67,6 +68,15 @@ $(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
 
 bench: $(BIN) $(TEST_TOOLS) $(BUILD)/tests/kallsyms_bench
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) bench/run.sh
+
+DEMO := build/demo
+demo: $(BIN) $(BUILD)/tests/mkvmcore
+	@mkdir -p $(DEMO)
+	$(BUILD)/tests/mkvmcore --facts $(DEMO)/sample.facts $(DEMO)/sample.elf
+	./$(BIN) -f -l -d 31 --message-level 31 $(DEMO)/sample.elf $(DEMO)/sample.kdump
+	@echo
+	@echo "The sample dump $(DEMO)/sample.elf, filtered to $(DEMO)/sample.kdump; its first kernel symbols:"
+	@./$(BIN) --dump-kallsyms $(DEMO)/sample.elf | head -n 5
 
 clean:
 	rm -rf build makedumpfile

@@ -117,8 +117,12 @@ static void elf_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_
 
 	for (size_t i = 0; i < ei->nr_segments; i++) {
 		const struct elf_segment *seg = &ei->segments[i];
-		/* Whole pages past the file data, as upstream's exclude_nodata_pages. */
-		uint64_t from = (seg->phys_start + seg->file_size + in->page_size - 1) / in->page_size;
+		/*
+		 * From the page where the file data ends, as upstream's
+		 * exclude_nodata_pages: a page the file holds only in part
+		 * has no data to dump.
+		 */
+		uint64_t from = (seg->phys_start + seg->file_size) / in->page_size;
 		uint64_t to = (seg->phys_end + in->page_size - 1) / in->page_size;
 
 		if (from < start_pfn)

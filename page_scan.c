@@ -101,6 +101,7 @@ struct page_scan {
 	uint64_t max_pfn;
 	struct page_layout l;
 	bool classify;         /* whether any struct page rule applies */
+	bool partial_pages;    /* a page the dump holds in part is present */
 
 	unsigned int section_pfn_shift;
 	uint64_t nr_sections;
@@ -367,6 +368,24 @@ out:
 	return err;
 }
 
+/*
+ * Whether a range's partial last page counts as present.  Upstream 1.7.2
+ * builds its 1st bitmap one way when it works in one cycle (the page
+ * counts) and another in cyclic mode (it does not).  It works in one cycle
+ * when both bitmaps fit its 4 MiB buffer exactly: max_mapnr * 2 / 8 bytes,
+ * rounded down, must hold max_mapnr * 2 bits, with max_mapnr taken from
+ * the dump's segments before it looks at mem_map.  Dumps only match
+ * upstream's pfn for pfn if that choice is made the same way.  (Upstream
+ * also limits the buffer to 60% of free memory; that never decides for
+ * bitmaps of 4 MiB or less.)
+ */
+static bool upstream_counts_partial_pages(uint64_t max_pfn)
+{
+	uint64_t bitmap_bytes = max_pfn * 2 / 8;
+
+	return bitmap_bytes * 8 >= max_pfn * 2 && bitmap_bytes <= (4u << 20);
+}
+
 int page_scan_init(struct dump_input *in, struct memory *mem, const struct vmcoreinfo *vi,
 		   int dump_level, struct page_scan **out)
 {
@@ -381,6 +400,7 @@ int page_scan_init(struct dump_input *in, struct memory *mem, const struct vmcor
 	scan->dump_level = dump_level;
 	scan->page_size = in->page_size;
 	scan->max_pfn = in->kdump ? in->kdump->max_mapnr : in->max_pfn;
+	scan->partial_pages = upstream_counts_partial_pages(scan->max_pfn);
 
 	err = read_layout(vi, &scan->l);
 	if (!err)
@@ -443,8 +463,8 @@ static void set_bits(uint8_t *bitmap, uint64_t from, uint64_t to)
 }
 
 /*
- * The 1st bitmap: pages of the dump's ranges.  Upstream's cyclic mode
- * rounds both ends of a range down, so a partial last page is a hole.
+ * The 1st bitmap: pages of the dump's ranges, each range's first pfn
+ * rounded down; see upstream_counts_partial_pages() for its last.
  */
 static void mark_present(const struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn,
 			 uint8_t *present)
@@ -454,7 +474,8 @@ static void mark_present(const struct page_scan *scan, uint64_t start_pfn, uint6
 	memset(present, 0, (end_pfn - start_pfn + 7) / 8);
 	for (size_t i = 0; i < in->nr_ranges; i++) {
 		uint64_t from = in->ranges[i].start / scan->page_size;
-		uint64_t to = in->ranges[i].end / scan->page_size;
+		uint64_t to = (in->ranges[i].end + (scan->partial_pages ? scan->page_size - 1 : 0)) /
+			      scan->page_size;
 
 		if (from < start_pfn)
 			from = start_pfn;

@@ -77,7 +77,16 @@ if generate gen-default; then
 	check gen-markers $CHECK "$WORK/gen-default.elf" "$WORK/gen-default.facts" markers
 	for level in 0 1 2 4 8 16 31; do
 		check "gen-levels-d$level" $CHECK "$WORK/gen-default.elf" "$WORK/gen-default.facts" scan "$level"
+		# End to end: our dump file is upstream's, byte for byte.
+		command -v makedumpfile >/dev/null || continue
+		if "$MDF" -f -l -d "$level" --message-level 0 "$WORK/gen-default.elf" "$WORK/ours.kdump" &&
+			makedumpfile -f -l -d "$level" --message-level 0 "$WORK/gen-default.elf" "$WORK/upstream.kdump"; then
+			check "gen-dump-d$level-equals-upstream" cmp "$WORK/ours.kdump" "$WORK/upstream.kdump"
+		else
+			fail "gen-dump-d$level-equals-upstream" "a makedumpfile run failed"
+		fi
 	done
+	rm -f "$WORK/ours.kdump" "$WORK/upstream.kdump"
 else
 	fail gen-default "mkvmcore failed"
 fi
