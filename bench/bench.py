@@ -9,8 +9,7 @@ For every dump and job, runs both programs alternately N times each,
 writing to DIR (output removed after each run), and prints the median wall
 time, user+sys time, max RSS and output size of each, and ours/upstream
 ratios.  A job whose ARGS name an option upstream lacks (-p, -z on Debian)
-runs ours alone.  Each run's wall time and resource use come from wait4()
-of that run alone.
+runs ours alone.  Each run is measured by /usr/bin/time.
 """
 import argparse
 import os
@@ -18,22 +17,23 @@ import shlex
 import statistics
 import subprocess
 import sys
-import time
 
 
 def run_once(argv, out_path):
-    start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.monotonic() - start
-    err = proc.stderr.read().decode(errors='replace')
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError('%s failed: %s' % (' '.join(argv), err[-500:]))
+    """Wall, user+sys seconds and max RSS (KiB) of one run, measured by
+    /usr/bin/time: a Python child would report the interpreter's RSS from
+    before exec as its maximum."""
+    stats = out_path + '.time'
+    proc = subprocess.run(['/usr/bin/time', '-f', '%e %U %S %M', '-o', stats] + argv,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if proc.returncode != 0:
+        raise RuntimeError('%s failed: %s' % (' '.join(argv), proc.stderr.decode(errors='replace')[-500:]))
+    wall, user, system, rss = open(stats).read().split()[-4:]
+    os.unlink(stats)
     size = os.path.getsize(out_path) if os.path.exists(out_path) else 0
     if os.path.exists(out_path):
         os.unlink(out_path)
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, size
+    return float(wall), float(user) + float(system), int(rss), size
 
 
 def upstream_supports(upstream, args):
