@@ -10,7 +10,7 @@ CC ?= gcc
 CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
 CPPFLAGS += -D_GNU_SOURCE -I.
-LIBS := -lelf -lz -llzo2 -lsnappy -lzstd
+LIBS := -lbpf -lelf -lz -llzo2 -lsnappy -lzstd
 
 ifeq ($(SANITIZE),1)
 BUILD ?= build/asan
@@ -26,7 +26,8 @@ ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c \
-	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c page_scan.c erase_info.c kdump_writer.c report.c
+	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c mem_map.c page_scan.c erase_info.c kdump_writer.c report.c \
+	kernel_list.c btf_info.c symbols.c
 MAIN_SRCS := makedumpfile.c
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
@@ -66,7 +67,11 @@ $(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
-bench: $(BIN) $(TEST_TOOLS) $(BUILD)/tests/kallsyms_bench
+$(BUILD)/tests/btf_bench: bench/btf_bench.c $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+
+bench: $(BIN) $(TEST_TOOLS) $(BUILD)/tests/kallsyms_bench $(BUILD)/tests/btf_bench
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) bench/run.sh
 
 DEMO := build/demo

@@ -32,27 +32,67 @@
  * puts _stext (and the other symbols VMCOREINFO names) where VMCOREINFO
  * says wins.
  *
+ * Module symbols are not in these tables: each struct module on the
+ * kernel's modules list points (module.kallsyms) to a struct mod_kallsyms
+ * of its own, with the module's ELF symbol table (symtab, num_symtab), its
+ * string table (strtab) and one type letter per symbol (typetab, set at
+ * load time as nm would print it, in lower case).  /proc/kallsyms prints
+ * a module's symbols in symtab order, skips unnamed ones and upper-cases
+ * the letter of each symbol the module exports: one listed in module.syms
+ * (kernel/module/kallsyms.c, is_exported).  Kernels without the export
+ * flags table (module.flagstab, 6.1 among them) keep GPL-only exports
+ * apart, in module.gpl_syms, so those print in lower case there; kernels
+ * with it (7.2) list every export in syms.  Once a module is live,
+ * module.kallsyms points to module.core_kallsyms, the symbols kept after
+ * init; while its init runs, to the full table in its init memory.
+ *
  * The crashed kernel's memory may be garbage: every count and index read
  * from it is checked before it sizes an allocation or indexes an array.
  */
+#include <ctype.h>
+#include <elf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_info.h"
 #include "kallsyms.h"
+#include "kernel_list.h"
 #include "memory.h"
 #include "message.h"
 #include "vmcoreinfo.h"
 
-/* Far above any real kernel (7.2 has about 200,000). */
+/* Far above any real kernel (7.2 has about 200,000) or module (amdgpu: 52,000). */
 #define MAX_SYMBOLS 4000000u
+/* Kernel and module symbols together. */
+#define MAX_ALL_SYMBOLS 16000000u
+/* Far above any real system; a longer modules list is corrupt. */
+#define MAX_MODULES 16384
+/* A module's string table: amdgpu's is about 2 MiB. */
+#define MAX_MODULE_STRTAB (64u << 20)
+/* struct module is a few KiB, struct mod_kallsyms and kernel_symbol a few words. */
+#define MAX_STRUCT_SIZE 65536
+#define MAX_SMALL_STRUCT_SIZE 256
+/* struct module.name is char[MODULE_NAME_LEN], 56 bytes on 64-bit kernels. */
+#define MODULE_NAME_MAX 64
 /* The kernel's KSYM_NAME_LEN, including the NUL. */
 #define KSYM_NAME_LEN 512
 #define NR_TOKENS 256
 /* Bytes of token table read past the highest token index. */
 #define MAX_TOKEN_LEN 256
 
+/* A module's symbols are [first, end) of the table. */
+struct kallsyms_module {
+	uint32_t name_offset;     /* into pool */
+	uint32_t first;
+	uint32_t end;
+};
+
 struct kallsyms {
 	uint32_t count;
+	uint32_t kernel_count;    /* the kernel's symbols come first */
 	uint64_t *addrs;
 	uint32_t *name_offsets;   /* into pool; the type letter is the byte before */
 	char *pool;
@@ -63,6 +103,9 @@ struct kallsyms {
 	/* Indices sorted by address, ties in table order; NULL when the table is sorted. */
 	uint32_t *by_addr;
 	enum kallsyms_encoding encoding;
+	struct kallsyms_module *modules;
+	uint32_t nr_modules;
+	bool modules_loaded;
 };
 
 /* The addresses of the tables, from VMCOREINFO. */
@@ -101,13 +144,44 @@ static int read_or_report(struct memory *mem, uint64_t vaddr, void *buf, size_t 
 	return err;
 }
 
+/*
+ * Reads *@len bytes at @addr or, when the end of them is not readable (a
+ * table near the end of a mapping), the longest prefix of at least @min
+ * bytes that is, halving the unreadable part: rather than fail on bytes
+ * that are only read because the table's exact end is unknown.  *@len
+ * becomes what was read.
+ */
+static int read_prefix(struct memory *mem, uint64_t addr, void *buf, size_t min, size_t *len)
+{
+	int err;
+
+	while ((err = mem_read_virt(mem, addr, buf, *len)) && *len > min)
+		*len = min + (*len - min) / 2;
+	return err;
+}
+
+static const char *const required_tables[] = { "kallsyms_num_syms", "kallsyms_names",
+						"kallsyms_token_table", "kallsyms_token_index" };
+
+bool kallsyms_in_vmcoreinfo(const struct vmcoreinfo *vi)
+{
+	for (size_t i = 0; i < sizeof(required_tables) / sizeof(required_tables[0]); i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "SYMBOL(%s)", required_tables[i]);
+		if (!vmcoreinfo_get(vi, key))
+			return false;
+	}
+	return vmcoreinfo_get(vi, "SYMBOL(kallsyms_offsets)") ||
+	       vmcoreinfo_get(vi, "SYMBOL(kallsyms_addresses)");
+}
+
 static int find_tables(const struct vmcoreinfo *vi, struct kallsyms_tables *t)
 {
-	static const char *const required[] = { "kallsyms_num_syms", "kallsyms_names",
-						"kallsyms_token_table", "kallsyms_token_index" };
+	const char *const *required = required_tables;
 	uint64_t *const slots[] = { &t->num_syms, &t->names, &t->token_table, &t->token_index };
 
-	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+	for (size_t i = 0; i < sizeof(required_tables) / sizeof(required_tables[0]); i++) {
 		if (!vmcoreinfo_symbol(vi, required[i], slots[i])) {
 			msg_error("VMCOREINFO has no SYMBOL(%s): cannot decode the kernel's kallsyms",
 				  required[i]);
@@ -148,16 +222,12 @@ static int read_tokens(struct memory *mem, const struct kallsyms_tables *t, stru
 	tok->table = malloc(tok->table_len);
 	if (!tok->table)
 		return -ENOMEM;
-	/*
-	 * The last token may sit near the end of a mapping: shrink the read
-	 * to what is readable rather than fail on bytes no token uses.
-	 */
-	while (mem_read_virt(mem, t->token_table, tok->table, tok->table_len)) {
-		if (tok->table_len <= max_index + 1) {
-			return read_or_report(mem, t->token_table, tok->table, max_index + 1,
-					      "kallsyms_token_table");
-		}
-		tok->table_len = max_index + 1 + (tok->table_len - max_index - 1) / 2;
+	/* The last token may sit near the end of a mapping. */
+	err = read_prefix(mem, t->token_table, tok->table, max_index + 1, &tok->table_len);
+	if (err) {
+		msg_error("cannot read kallsyms_token_table (0x%zx bytes at 0x%llx): %s", tok->table_len,
+			  (unsigned long long)t->token_table, mdf_strerror(err));
+		return err;
 	}
 	for (int i = 0; i < NR_TOKENS; i++) {
 		const char *end = memchr(tok->table + tok->index[i], '\0', tok->table_len - tok->index[i]);
@@ -212,11 +282,15 @@ static inline int stream_next(struct byte_stream *s, unsigned char *byte)
 	return 0;
 }
 
-/* Makes room for one more decoded name at the end of the pool. */
-static int pool_reserve(struct kallsyms *ks)
+/*
+ * Makes room for @extra more bytes at the end of the pool.  The first
+ * guess is generous (kernel names average under 30 bytes): the pages of
+ * an allocation never written to take no memory.
+ */
+static int pool_reserve_bytes(struct kallsyms *ks, size_t extra)
 {
-	size_t need = ks->pool_size + KSYM_NAME_LEN + MAX_TOKEN_LEN;
-	size_t cap = ks->pool_cap ? ks->pool_cap : (size_t)ks->count * 16;
+	size_t need = ks->pool_size + extra;
+	size_t cap = ks->pool_cap ? ks->pool_cap : (size_t)ks->count * 32;
 	char *grown;
 
 	if (need <= ks->pool_cap)
@@ -231,6 +305,12 @@ static int pool_reserve(struct kallsyms *ks)
 	ks->pool = grown;
 	ks->pool_cap = cap;
 	return 0;
+}
+
+/* Makes room for one more name, decoded or copied, and its type letter. */
+static int pool_reserve(struct kallsyms *ks)
+{
+	return pool_reserve_bytes(ks, KSYM_NAME_LEN + MAX_TOKEN_LEN);
 }
 
 /*
@@ -309,23 +389,41 @@ static uint32_t hash_name(const char *name)
 	return h;
 }
 
-static int build_name_index(struct kallsyms *ks)
+static void hash_insert(uint32_t *hash, uint32_t mask, const char *name, uint32_t index)
 {
-	uint32_t size = 1;
+	uint32_t slot = hash_name(name) & mask;
 
-	while (size < ks->count * 2u)
-		size <<= 1;
-	ks->hash = calloc(size, sizeof(*ks->hash));
-	if (!ks->hash)
-		return -ENOMEM;
-	ks->hash_mask = size - 1;
-	for (uint32_t i = 0; i < ks->count; i++) {
-		uint32_t slot = hash_name(ks->pool + ks->name_offsets[i]) & ks->hash_mask;
+	while (hash[slot])
+		slot = (slot + 1) & mask;
+	hash[slot] = index + 1;
+}
 
-		while (ks->hash[slot])
-			slot = (slot + 1) & ks->hash_mask;
-		ks->hash[slot] = i + 1;
+/*
+ * Adds symbols [first, count) to the name hash, rebuilt larger when it
+ * would be more than 3/4 full.  Linear probing keeps the symbols of one
+ * name in table order along their chain, which find_name relies on.  On
+ * failure the hash still covers [0, first).
+ */
+static int index_names(struct kallsyms *ks, uint32_t first)
+{
+	uint64_t size = ks->hash ? (uint64_t)ks->hash_mask + 1 : 0;
+	uint32_t *hash;
+
+	if ((uint64_t)ks->count * 4 <= size * 3) {
+		for (uint32_t i = first; i < ks->count; i++)
+			hash_insert(ks->hash, ks->hash_mask, ks->pool + ks->name_offsets[i], i);
+		return 0;
 	}
+	for (size = 1; size < (uint64_t)ks->count * 2; size <<= 1)
+		;
+	hash = calloc(size, sizeof(*hash));
+	if (!hash)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < ks->count; i++)
+		hash_insert(hash, (uint32_t)(size - 1), ks->pool + ks->name_offsets[i], i);
+	free(ks->hash);
+	ks->hash = hash;
+	ks->hash_mask = (uint32_t)(size - 1);
 	return 0;
 }
 
@@ -341,8 +439,12 @@ static bool is_global(const struct kallsyms *ks, uint32_t index)
 	return type >= 'A' && type <= 'Z';
 }
 
-/* The index of the preferred symbol of that name, or -1. */
-static int64_t find_name(const struct kallsyms *ks, const char *name)
+/*
+ * The index of the preferred symbol of that name among [first, end), or
+ * -1.  Undefined symbols (a module's imports, while its init runs) name no
+ * address of their own.
+ */
+static int64_t find_name(const struct kallsyms *ks, const char *name, uint32_t first, uint32_t end)
 {
 	uint32_t slot = hash_name(name) & ks->hash_mask;
 	int64_t best = -1;
@@ -350,7 +452,8 @@ static int64_t find_name(const struct kallsyms *ks, const char *name)
 	for (; ks->hash[slot]; slot = (slot + 1) & ks->hash_mask) {
 		uint32_t i = ks->hash[slot] - 1;
 
-		if (strcmp(ks->pool + ks->name_offsets[i], name))
+		if (i < first || i >= end || toupper((unsigned char)symbol_type(ks, i)) == 'U' ||
+		    strcmp(ks->pool + ks->name_offsets[i], name))
 			continue;
 		/* Probing meets duplicates in table order: keep the first global. */
 		if (best < 0 || (!is_global(ks, (uint32_t)best) && is_global(ks, i)))
@@ -420,7 +523,7 @@ static int choose_encoding(struct kallsyms *ks, const struct vmcoreinfo *vi,
 
 			if (!vmcoreinfo_symbol(vi, witness_symbols[w], &expected))
 				continue;
-			index = find_name(ks, witness_symbols[w]);
+			index = find_name(ks, witness_symbols[w], 0, ks->count);
 			if (index < 0 || decode_address(t, e, candidates[c], (uint32_t)index) != expected)
 				continue;
 			score++;
@@ -483,28 +586,48 @@ static int compare_by_addr(const void *a, const void *b, void *ctx)
 	return ia < ib ? -1 : ia > ib;
 }
 
-static int build_addr_index(struct kallsyms *ks)
-{
-	uint32_t i;
-
-	/* The kernel sorts its table by address; only a stranger one needs an index. */
-	for (i = 1; i < ks->count && ks->addrs[i - 1] <= ks->addrs[i]; i++)
-		;
-	if (i == ks->count)
-		return 0;
-	ks->by_addr = malloc((size_t)ks->count * sizeof(*ks->by_addr));
-	if (!ks->by_addr)
-		return -ENOMEM;
-	for (i = 0; i < ks->count; i++)
-		ks->by_addr[i] = i;
-	qsort_r(ks->by_addr, ks->count, sizeof(*ks->by_addr), compare_by_addr, ks->addrs);
-	return 0;
-}
-
 /* The index of the symbol at position @rank in address order. */
 static uint32_t by_addr(const struct kallsyms *ks, size_t rank)
 {
 	return ks->by_addr ? ks->by_addr[rank] : (uint32_t)rank;
+}
+
+/*
+ * Puts symbols [first, count) into the address order, which already holds
+ * [0, first): sorted among themselves, then merged, ties in table order.
+ * The kernel sorts its own table, so a table in order needs no index at
+ * all.  On failure the order still covers [0, first).
+ */
+static int index_addrs(struct kallsyms *ks, uint32_t first)
+{
+	uint32_t n = ks->count - first, *tail, *order, h = 0, t = 0, o = 0;
+	bool tail_sorted = true;
+
+	for (uint32_t i = first + 1; i < ks->count && tail_sorted; i++)
+		tail_sorted = ks->addrs[i - 1] <= ks->addrs[i];
+	if (tail_sorted && !ks->by_addr && (first == 0 || n == 0 || ks->addrs[first - 1] <= ks->addrs[first]))
+		return 0;
+	tail = malloc((size_t)n * sizeof(*tail));
+	order = malloc((size_t)ks->count * sizeof(*order));
+	if (!tail || !order) {
+		free(tail);
+		free(order);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		tail[i] = first + i;
+	if (!tail_sorted)
+		qsort_r(tail, n, sizeof(*tail), compare_by_addr, ks->addrs);
+	while (h < first || t < n) {
+		if (t == n || (h < first && ks->addrs[by_addr(ks, h)] <= ks->addrs[tail[t]]))
+			order[o++] = by_addr(ks, h++);
+		else
+			order[o++] = tail[t++];
+	}
+	free(tail);
+	free(ks->by_addr);
+	ks->by_addr = order;
+	return 0;
 }
 
 int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
@@ -538,6 +661,7 @@ int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct
 	if (!ks)
 		return -ENOMEM;
 	ks->count = count;
+	ks->kernel_count = count;
 	ks->addrs = malloc((size_t)count * sizeof(*ks->addrs));
 	ks->name_offsets = malloc((size_t)count * sizeof(*ks->name_offsets));
 	if (!ks->addrs || !ks->name_offsets) {
@@ -548,7 +672,7 @@ int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct
 	if (!err)
 		err = decode_names(ks, mem, &t, &tok);
 	if (!err)
-		err = build_name_index(ks);
+		err = index_names(ks, 0);
 	if (!err)
 		err = read_address_entries(mem, &t, count, &entries);
 	if (!err)
@@ -557,7 +681,7 @@ int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct
 		goto out;
 	for (uint32_t i = 0; i < count; i++)
 		ks->addrs[i] = decode_address(&t, &entries, ks->encoding, i);
-	err = build_addr_index(ks);
+	err = index_addrs(ks, 0);
 out:
 	free(tok.table);
 	free(entries.offsets);
@@ -570,6 +694,479 @@ out:
 	return 0;
 }
 
+/* A field of a kernel struct, from vmlinux's BTF. */
+struct kfield {
+	uint64_t offset;
+	uint64_t size;
+};
+
+/* What reading module symbols needs of struct module, mod_kallsyms and kernel_symbol. */
+struct module_layout {
+	uint64_t module_size;
+	struct kfield list, name, state, kallsyms, syms, num_syms;
+	uint64_t mod_kallsyms_size;
+	struct kfield symtab, num_symtab, strtab, typetab;
+	uint64_t ksym_size;
+	struct kfield ksym_value, ksym_name;
+	/* kernel_symbol holds int offsets from each field's own address (PREL32) */
+	bool ksym_relative;
+	int64_t state_unformed;
+};
+
+/* One export of a module: what is_exported compares. */
+struct module_export {
+	uint64_t value;
+	uint64_t name_addr;
+};
+
+/* One module's tables, as read from the dump. */
+struct module_tables {
+	Elf64_Sym *symtab;
+	char *typetab;
+	char *strtab;
+	size_t strtab_len;
+	uint32_t num_symtab;
+	struct module_export *exports;
+	uint32_t nr_exports;
+};
+
+struct module_reader {
+	struct kallsyms *ks;
+	struct memory *mem;
+	struct module_layout l;
+	unsigned char *module;    /* the struct module being read */
+	uint64_t addr;            /* its address */
+	char name[MODULE_NAME_MAX];
+	bool warned_export_name;
+};
+
+static int layout_lookup(struct btf_info *btf, const char *path, struct btf_info_result *r)
+{
+	int err = btf_info_lookup(btf, "vmlinux", path, r);
+
+	if (err == -ENOENT)
+		msg_error("vmlinux BTF has no %s: cannot read module symbols", path);
+	return err;
+}
+
+static int layout_struct(struct btf_info *btf, const char *name, int64_t max_size, uint64_t *size)
+{
+	struct btf_info_result r;
+	int err = layout_lookup(btf, name, &r);
+
+	if (err)
+		return err;
+	if (r.size < 1 || r.size > max_size) {
+		msg_error("vmlinux BTF says struct %s has %" PRId64 " bytes, not 1..%" PRId64, name, r.size,
+			  max_size);
+		return -MDF_ECORRUPT;
+	}
+	*size = (uint64_t)r.size;
+	return 0;
+}
+
+/* A member that must lie inside its struct; scalars of 1, 2, 4 or 8 bytes unless @any_size. */
+static int layout_field(struct btf_info *btf, const char *path, uint64_t struct_size, bool any_size,
+			struct kfield *f)
+{
+	struct btf_info_result r;
+	int err = layout_lookup(btf, path, &r);
+
+	if (err)
+		return err;
+	f->offset = r.bit_offset / 8;
+	f->size = (uint64_t)r.size;
+	if (r.bitfield_size || f->offset + f->size > struct_size ||
+	    (!any_size && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)) {
+		msg_error("vmlinux BTF places %s at byte %" PRIu64 " with %" PRIu64 " bytes%s: not a field "
+			  "module symbols can be read through", path, f->offset, f->size,
+			  r.bitfield_size ? " in a bitfield" : "");
+		return -MDF_ECORRUPT;
+	}
+	return 0;
+}
+
+static int read_module_layout(struct btf_info *btf, struct module_layout *l)
+{
+	struct btf_info_result r;
+	int err;
+
+	err = layout_struct(btf, "module", MAX_STRUCT_SIZE, &l->module_size);
+	if (!err)
+		err = layout_struct(btf, "mod_kallsyms", MAX_SMALL_STRUCT_SIZE, &l->mod_kallsyms_size);
+	if (!err)
+		err = layout_struct(btf, "kernel_symbol", MAX_SMALL_STRUCT_SIZE, &l->ksym_size);
+	if (!err)
+		err = layout_field(btf, "module.list", l->module_size, true, &l->list);
+	if (!err)
+		err = layout_field(btf, "module.name", l->module_size, true, &l->name);
+	if (!err)
+		err = layout_field(btf, "module.state", l->module_size, false, &l->state);
+	if (!err)
+		err = layout_field(btf, "module.kallsyms", l->module_size, false, &l->kallsyms);
+	if (!err)
+		err = layout_field(btf, "module.syms", l->module_size, false, &l->syms);
+	if (!err)
+		err = layout_field(btf, "module.num_syms", l->module_size, false, &l->num_syms);
+	if (!err)
+		err = layout_field(btf, "mod_kallsyms.symtab", l->mod_kallsyms_size, false, &l->symtab);
+	if (!err)
+		err = layout_field(btf, "mod_kallsyms.num_symtab", l->mod_kallsyms_size, false,
+				   &l->num_symtab);
+	if (!err)
+		err = layout_field(btf, "mod_kallsyms.strtab", l->mod_kallsyms_size, false, &l->strtab);
+	if (!err)
+		err = layout_field(btf, "mod_kallsyms.typetab", l->mod_kallsyms_size, false, &l->typetab);
+	if (err)
+		return err;
+	/* With PREL32 relocations (x86_64, arm64) the fields are offsets; else addresses. */
+	l->ksym_relative = !btf_info_lookup(btf, "vmlinux", "kernel_symbol.value_offset", &r);
+	err = layout_field(btf, l->ksym_relative ? "kernel_symbol.value_offset" : "kernel_symbol.value",
+			   l->ksym_size, false, &l->ksym_value);
+	if (!err)
+		err = layout_field(btf, l->ksym_relative ? "kernel_symbol.name_offset" : "kernel_symbol.name",
+				   l->ksym_size, false, &l->ksym_name);
+	if (!err)
+		err = layout_lookup(btf, "module_state.MODULE_STATE_UNFORMED", &r);
+	if (err)
+		return err;
+	l->state_unformed = r.value;
+	if (l->name.size < 2 || l->name.size > MODULE_NAME_MAX || l->list.size != 16) {
+		msg_error("vmlinux BTF gives struct module a name of %" PRIu64 " bytes and a list of %" PRIu64
+			  ": not a layout module symbols can be read through", l->name.size, l->list.size);
+		return -MDF_ECORRUPT;
+	}
+	return 0;
+}
+
+/* A field of a struct read from the dump, little-endian as the kernel's. */
+static uint64_t field_value(const unsigned char *base, const struct kfield *f)
+{
+	uint64_t value = 0;
+
+	memcpy(&value, base + f->offset, f->size);
+	return value;
+}
+
+static void free_tables(struct module_tables *t)
+{
+	free(t->symtab);
+	free(t->typetab);
+	free(t->strtab);
+	free(t->exports);
+}
+
+/* Reports what is wrong with this module; its symbols are then left out. */
+static int module_problem(const struct module_reader *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int module_problem(const struct module_reader *r, int err, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	msg_warn("module %s (struct module at 0x%" PRIx64 "): %s: its symbols are not listed", r->name,
+		 r->addr, what);
+	return err;
+}
+
+static int compare_exports(const void *a, const void *b)
+{
+	const struct module_export *ea = a, *eb = b;
+
+	return ea->value < eb->value ? -1 : ea->value > eb->value;
+}
+
+/* The module's exports (module.syms), sorted by value for is_exported. */
+static int read_exports(struct module_reader *r, struct module_tables *t)
+{
+	const struct module_layout *l = &r->l;
+	uint64_t syms = field_value(r->module, &l->syms);
+	uint64_t num_syms = field_value(r->module, &l->num_syms);
+	unsigned char *raw;
+	int err;
+
+	if (num_syms == 0)
+		return 0;
+	if (num_syms > MAX_SYMBOLS)
+		return module_problem(r, -MDF_ECORRUPT, "num_syms is %" PRIu64 ", above %u", num_syms,
+				      MAX_SYMBOLS);
+	raw = malloc(num_syms * l->ksym_size);
+	t->exports = malloc(num_syms * sizeof(*t->exports));
+	if (!raw || !t->exports) {
+		free(raw);
+		return -ENOMEM;
+	}
+	err = mem_read_virt(r->mem, syms, raw, num_syms * l->ksym_size);
+	if (err) {
+		free(raw);
+		return module_problem(r, err, "cannot read its %" PRIu64 " exports at 0x%" PRIx64 " (%s)",
+				      num_syms, syms, mdf_strerror(err));
+	}
+	for (uint64_t i = 0; i < num_syms; i++) {
+		const unsigned char *entry = raw + i * l->ksym_size;
+		uint64_t value = field_value(entry, &l->ksym_value), name = field_value(entry, &l->ksym_name);
+		uint64_t entry_addr = syms + i * l->ksym_size;
+
+		if (l->ksym_relative) {
+			value = entry_addr + l->ksym_value.offset + (uint64_t)(int64_t)(int32_t)value;
+			name = entry_addr + l->ksym_name.offset + (uint64_t)(int64_t)(int32_t)name;
+		}
+		t->exports[i] = (struct module_export){ .value = value, .name_addr = name };
+	}
+	free(raw);
+	t->nr_exports = (uint32_t)num_syms;
+	qsort(t->exports, t->nr_exports, sizeof(*t->exports), compare_exports);
+	return 0;
+}
+
+/* The kernel's is_exported: an export of this name at this value. */
+static bool is_exported(struct module_reader *r, const struct module_tables *t, const char *name, size_t len,
+			uint64_t value)
+{
+	uint32_t lo = 0, hi = t->nr_exports;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->exports[mid].value < value)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->nr_exports && t->exports[lo].value == value; lo++) {
+		char export_name[KSYM_NAME_LEN];
+		int err = mem_read_virt(r->mem, t->exports[lo].name_addr, export_name, len + 1);
+
+		if (err) {
+			if (!r->warned_export_name)
+				msg_warn("module %s: the name of an export at 0x%" PRIx64 " is unreadable "
+					 "(%s): symbols there are listed as not exported", r->name,
+					 t->exports[lo].name_addr, mdf_strerror(err));
+			r->warned_export_name = true;
+			continue;
+		}
+		if (!memcmp(export_name, name, len) && export_name[len] == '\0')
+			return true;
+	}
+	return false;
+}
+
+/* Reads the symbol table, types and strings module.kallsyms points to. */
+static int read_tables(struct module_reader *r, struct module_tables *t)
+{
+	const struct module_layout *l = &r->l;
+	uint64_t kallsyms = field_value(r->module, &l->kallsyms), symtab, strtab, typetab, max_name = 0;
+	unsigned char mod_kallsyms[MAX_SMALL_STRUCT_SIZE];
+	int err;
+
+	err = mem_read_virt(r->mem, kallsyms, mod_kallsyms, l->mod_kallsyms_size);
+	if (err)
+		return module_problem(r, err, "cannot read its struct mod_kallsyms at 0x%" PRIx64 " (%s)",
+				      kallsyms, mdf_strerror(err));
+	symtab = field_value(mod_kallsyms, &l->symtab);
+	strtab = field_value(mod_kallsyms, &l->strtab);
+	typetab = field_value(mod_kallsyms, &l->typetab);
+	if (field_value(mod_kallsyms, &l->num_symtab) > MAX_SYMBOLS)
+		return module_problem(r, -MDF_ECORRUPT, "num_symtab at 0x%" PRIx64 " is %" PRIu64
+				      ", above %u", kallsyms + l->num_symtab.offset,
+				      field_value(mod_kallsyms, &l->num_symtab), MAX_SYMBOLS);
+	t->num_symtab = (uint32_t)field_value(mod_kallsyms, &l->num_symtab);
+	if (t->num_symtab == 0)
+		return 0;
+	t->symtab = malloc((size_t)t->num_symtab * sizeof(*t->symtab));
+	t->typetab = malloc(t->num_symtab);
+	if (!t->symtab || !t->typetab)
+		return -ENOMEM;
+	err = mem_read_virt(r->mem, symtab, t->symtab, (size_t)t->num_symtab * sizeof(*t->symtab));
+	if (err)
+		return module_problem(r, err, "cannot read its %" PRIu32 " symbols at 0x%" PRIx64 " (%s)",
+				      t->num_symtab, symtab, mdf_strerror(err));
+	err = mem_read_virt(r->mem, typetab, t->typetab, t->num_symtab);
+	if (err)
+		return module_problem(r, err, "cannot read its symbol types at 0x%" PRIx64 " (%s)", typetab,
+				      mdf_strerror(err));
+	/* The string table's size is not kept: read up to the last name's end. */
+	for (uint32_t i = 0; i < t->num_symtab; i++)
+		if (t->symtab[i].st_name > max_name)
+			max_name = t->symtab[i].st_name;
+	if (max_name >= MAX_MODULE_STRTAB)
+		return module_problem(r, -MDF_ECORRUPT, "a symbol's name is at offset %" PRIu64
+				      " of its string table, beyond %u MiB", max_name,
+				      MAX_MODULE_STRTAB >> 20);
+	t->strtab_len = max_name + KSYM_NAME_LEN;
+	t->strtab = malloc(t->strtab_len);
+	if (!t->strtab)
+		return -ENOMEM;
+	err = read_prefix(r->mem, strtab, t->strtab, max_name + 1, &t->strtab_len);
+	if (err)
+		return module_problem(r, err, "cannot read its string table at 0x%" PRIx64 " (%s)", strtab,
+				      mdf_strerror(err));
+	return read_exports(r, t);
+}
+
+/* Appends the module's named symbols; on failure the table is as before. */
+static int append_symbols(struct module_reader *r, const struct module_tables *t)
+{
+	struct kallsyms *ks = r->ks;
+	uint32_t first = ks->count;
+	size_t pool_start = ks->pool_size;
+	struct kallsyms_module *module;
+	uint64_t *addrs;
+	uint32_t *name_offsets;
+	int err = 0;
+
+	if ((uint64_t)ks->count + t->num_symtab > MAX_ALL_SYMBOLS)
+		return module_problem(r, -E2BIG, "more than %u symbols with the modules before it",
+				      MAX_ALL_SYMBOLS);
+	addrs = realloc(ks->addrs, ((size_t)ks->count + t->num_symtab) * sizeof(*addrs));
+	if (addrs)
+		ks->addrs = addrs;
+	name_offsets = realloc(ks->name_offsets, ((size_t)ks->count + t->num_symtab) * sizeof(*name_offsets));
+	if (name_offsets)
+		ks->name_offsets = name_offsets;
+	module = realloc(ks->modules, (ks->nr_modules + 1) * sizeof(*module));
+	if (module)
+		ks->modules = module;
+	if (!addrs || !name_offsets || !module)
+		return -ENOMEM;
+	/*
+	 * Room for the module's names at once (a type letter, the string
+	 * table, NULs) rather than growing the pool name by name.  Names may
+	 * share strings, so each still makes sure of its own room.
+	 */
+	err = pool_reserve_bytes(ks, t->strtab_len + 2 * (size_t)t->num_symtab + KSYM_NAME_LEN +
+					     MAX_TOKEN_LEN);
+	for (uint32_t i = 0; i < t->num_symtab && !err; i++) {
+		const char *name = t->strtab + t->symtab[i].st_name, *end;
+		size_t avail = t->strtab_len - t->symtab[i].st_name, len;
+		char type = t->typetab[i];
+
+		if (!*name)
+			continue;
+		/* /proc/kallsyms shows at most KSYM_NAME_LEN - 1 characters of a name. */
+		end = memchr(name, '\0', avail < KSYM_NAME_LEN ? avail : KSYM_NAME_LEN);
+		if (!end && avail < KSYM_NAME_LEN) {
+			err = module_problem(r, -MDF_ECORRUPT, "the name of symbol %" PRIu32 " runs past the "
+					     "readable end of its string table", i);
+			break;
+		}
+		len = end ? (size_t)(end - name) : KSYM_NAME_LEN - 1;
+		if (is_exported(r, t, name, len, t->symtab[i].st_value))
+			type = (char)toupper((unsigned char)type);
+		else
+			type = (char)tolower((unsigned char)type);
+		err = pool_reserve(ks);
+		if (err)
+			break;
+		ks->pool[ks->pool_size] = type;
+		memcpy(ks->pool + ks->pool_size + 1, name, len);
+		ks->pool[ks->pool_size + 1 + len] = '\0';
+		ks->name_offsets[ks->count] = (uint32_t)(ks->pool_size + 1);
+		ks->addrs[ks->count++] = t->symtab[i].st_value;
+		ks->pool_size += len + 2;
+	}
+	if (!err)
+		err = pool_reserve(ks);
+	if (err) {
+		ks->count = first;
+		ks->pool_size = pool_start;
+		return err;
+	}
+	/* The module's name joins the pool after its symbols. */
+	strcpy(ks->pool + ks->pool_size, r->name);
+	ks->modules[ks->nr_modules++] = (struct kallsyms_module){
+		.name_offset = (uint32_t)ks->pool_size, .first = first, .end = ks->count };
+	ks->pool_size += strlen(r->name) + 1;
+	return 0;
+}
+
+/* One struct module of the list: its symbols, unless it is not formed yet. */
+static int read_module(struct module_reader *r)
+{
+	struct module_tables t = { 0 };
+	int err;
+
+	err = mem_read_virt(r->mem, r->addr, r->module, r->l.module_size);
+	if (err) {
+		snprintf(r->name, sizeof(r->name), "?");
+		return module_problem(r, err, "unreadable (%s)", mdf_strerror(err));
+	}
+	memcpy(r->name, r->module + r->l.name.offset, r->l.name.size);
+	if (!memchr(r->name, '\0', r->l.name.size) || !r->name[0]) {
+		snprintf(r->name, sizeof(r->name), "?");
+		return module_problem(r, -MDF_ECORRUPT, "its name is empty or not terminated");
+	}
+	/* The kernel lists no symbols of a module still being set up, nor do we. */
+	if ((int64_t)field_value(r->module, &r->l.state) == r->l.state_unformed)
+		return 0;
+	err = read_tables(r, &t);
+	if (!err)
+		err = append_symbols(r, &t);
+	free_tables(&t);
+	return err;
+}
+
+int kallsyms_load_modules(struct kallsyms *ks, struct memory *mem, struct btf_info *btf)
+{
+	struct module_reader r = { .ks = ks, .mem = mem };
+	struct klist list;
+	uint64_t head, node;
+	int err, more;
+
+	if (ks->modules_loaded)
+		return 0;
+	ks->modules_loaded = true;
+	if (!kallsyms_lookup_module_name(ks, "vmlinux", "modules", &head)) {
+		msg_debug("the kernel's kallsyms have no \"modules\" list: a kernel without modules");
+		return 0;
+	}
+	if (!btf_info_present(btf)) {
+		msg_warn("the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): without struct module's layout, "
+			 "module symbols are not listed");
+		return -ENOENT;
+	}
+	err = read_module_layout(btf, &r.l);
+	if (err)
+		return err;
+	r.module = malloc(r.l.module_size);
+	if (!r.module)
+		return -ENOMEM;
+	klist_init(&list, mem, head, MAX_MODULES);
+	while ((more = klist_next(&list, &node)) > 0) {
+		r.addr = node - r.l.list.offset;
+		err = read_module(&r);
+		/* A damaged module was reported and is passed over; only memory ends the walk. */
+		if (err == -ENOMEM)
+			break;
+		err = 0;
+	}
+	if (more < 0)
+		msg_warn("modules list at 0x%" PRIx64 ": after %s%s (struct module at 0x%" PRIx64 "), %s; "
+			 "modules past it are not listed", head, list.count ? "module " : "its head",
+			 list.count ? r.name : "", list.count ? r.addr : head, list.reason);
+	klist_release(&list);
+	free(r.module);
+	if (!err && more == -ENOMEM)
+		err = -ENOMEM;
+	if (!err)
+		err = index_names(ks, ks->kernel_count);
+	if (!err)
+		err = index_addrs(ks, ks->kernel_count);
+	if (err) {
+		/* Out of memory: back to the kernel's symbols, which the old indexes cover. */
+		ks->count = ks->kernel_count;
+		ks->nr_modules = 0;
+		return err;
+	}
+	msg_debug("module kallsyms: %" PRIu32 " modules, %" PRIu32 " symbols", ks->nr_modules,
+		  ks->count - ks->kernel_count);
+	return 0;
+}
+
 void kallsyms_free(struct kallsyms *ks)
 {
 	if (!ks)
@@ -579,6 +1176,7 @@ void kallsyms_free(struct kallsyms *ks)
 	free(ks->pool);
 	free(ks->hash);
 	free(ks->by_addr);
+	free(ks->modules);
 	free(ks);
 }
 
@@ -587,21 +1185,50 @@ size_t kallsyms_count(const struct kallsyms *ks)
 	return ks->count;
 }
 
+/* The module whose symbols include @index (not the kernel's). */
+static const struct kallsyms_module *module_of(const struct kallsyms *ks, uint32_t index)
+{
+	uint32_t lo = 0, hi = ks->nr_modules;
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ks->modules[mid].first <= index)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &ks->modules[lo];
+}
+
 void kallsyms_get(const struct kallsyms *ks, size_t index, struct ksym *sym)
 {
 	sym->addr = ks->addrs[index];
 	sym->type = symbol_type(ks, (uint32_t)index);
 	sym->name = ks->pool + ks->name_offsets[index];
+	sym->module = index < ks->kernel_count ? NULL
+					       : ks->pool + module_of(ks, (uint32_t)index)->name_offset;
 }
 
-bool kallsyms_lookup_name(const struct kallsyms *ks, const char *name, uint64_t *addr)
+bool kallsyms_lookup_module_name(const struct kallsyms *ks, const char *module, const char *name,
+				 uint64_t *addr)
 {
-	int64_t index = find_name(ks, name);
+	int64_t index = -1;
 
+	if (!module || !strcmp(module, "vmlinux"))
+		index = find_name(ks, name, 0, ks->kernel_count);
+	for (uint32_t m = 0; m < ks->nr_modules && index < 0 && (!module || strcmp(module, "vmlinux")); m++)
+		if (!module || !strcmp(ks->pool + ks->modules[m].name_offset, module))
+			index = find_name(ks, name, ks->modules[m].first, ks->modules[m].end);
 	if (index < 0)
 		return false;
 	*addr = ks->addrs[index];
 	return true;
+}
+
+bool kallsyms_lookup_name(const struct kallsyms *ks, const char *name, uint64_t *addr)
+{
+	return kallsyms_lookup_module_name(ks, NULL, name, addr);
 }
 
 bool kallsyms_lookup_addr(const struct kallsyms *ks, uint64_t addr, struct ksym *sym)
@@ -630,10 +1257,18 @@ enum kallsyms_encoding kallsyms_get_encoding(const struct kallsyms *ks)
 
 int kallsyms_write(const struct kallsyms *ks, FILE *out)
 {
-	for (uint32_t i = 0; i < ks->count; i++) {
+	for (uint32_t i = 0; i < ks->kernel_count; i++) {
 		if (fprintf(out, "%016llx %c %s\n", (unsigned long long)ks->addrs[i], symbol_type(ks, i),
 			    ks->pool + ks->name_offsets[i]) < 0)
 			return -errno;
+	}
+	for (uint32_t m = 0; m < ks->nr_modules; m++) {
+		const char *module = ks->pool + ks->modules[m].name_offset;
+
+		for (uint32_t i = ks->modules[m].first; i < ks->modules[m].end; i++)
+			if (fprintf(out, "%016llx %c %s\t[%s]\n", (unsigned long long)ks->addrs[i],
+				    symbol_type(ks, i), ks->pool + ks->name_offsets[i], module) < 0)
+				return -errno;
 	}
 	return 0;
 }

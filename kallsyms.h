@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Kernel symbols decoded from the dump's own kallsyms tables.
+ * Kernel symbols decoded from the dump's own kallsyms tables, and the
+ * symbols of the loaded modules, read from the kernel's modules list.
  */
 #ifndef MDF_KALLSYMS_H
 #define MDF_KALLSYMS_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct btf_info;
 struct kallsyms;
 struct memory;
 struct vmcoreinfo;
@@ -26,6 +28,7 @@ struct ksym {
 	uint64_t addr;
 	char type;
 	const char *name;
+	const char *module;    /* NULL for the kernel's own */
 };
 
 /*
@@ -34,12 +37,44 @@ struct ksym {
  * on failure one message says which table is wrong and where.
  */
 int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out);
+/*
+ * Whether VMCOREINFO itself has the SYMBOL() lines kallsyms_load_kernel
+ * needs: for optional uses, which skip kallsyms quietly where they cannot be.
+ */
+bool kallsyms_in_vmcoreinfo(const struct vmcoreinfo *vi);
 void kallsyms_free(struct kallsyms *ks);
 
+/*
+ * Adds the symbols of every loaded module, as /proc/kallsyms lists them:
+ * modules in the order of the kernel's modules list, each one's symbols in
+ * its symbol table's order, unnamed ones left out, the type letter upper
+ * case when the module exports the symbol.  struct module's layout comes
+ * from vmlinux's BTF.  Once per table.
+ *
+ * A damaged module is reported and passed over, and a broken link of the
+ * list ends the walk with a message naming the module before it: the
+ * modules read stay listed and 0 is returned.  An error means no module
+ * symbols at all (the kernel's are still there).
+ */
+int kallsyms_load_modules(struct kallsyms *ks, struct memory *mem, struct btf_info *btf);
+
+/* Symbols: the kernel's, then the modules' once loaded. */
 size_t kallsyms_count(const struct kallsyms *ks);
-/* Symbol @index in the kernel's table order. */
+/*
+ * Symbol @index in /proc/kallsyms order: the kernel's table, then each
+ * module's.  Its name and module point into the table, valid until it
+ * grows (kallsyms_load_modules) or is freed.
+ */
 void kallsyms_get(const struct kallsyms *ks, size_t index, struct ksym *sym);
-/* A global symbol of that name if there is one, else the first local. */
+/*
+ * The address of @name in @module: NULL looks in the kernel and then in
+ * each module in list order, "vmlinux" in the kernel only.  Within one of
+ * them a global (or exported) symbol wins over locals, the first local
+ * over later ones.
+ */
+bool kallsyms_lookup_module_name(const struct kallsyms *ks, const char *module, const char *name,
+				 uint64_t *addr);
+/* kallsyms_lookup_module_name(ks, NULL, name, addr) */
 bool kallsyms_lookup_name(const struct kallsyms *ks, const char *name, uint64_t *addr);
 /* The symbol at or below @addr (the last one at the highest address). */
 bool kallsyms_lookup_addr(const struct kallsyms *ks, uint64_t addr, struct ksym *sym);
@@ -47,7 +82,10 @@ bool kallsyms_lookup_addr(const struct kallsyms *ks, uint64_t addr, struct ksym 
 enum kallsyms_encoding kallsyms_get_encoding(const struct kallsyms *ks);
 const char *kallsyms_encoding_name(enum kallsyms_encoding encoding);
 
-/* Writes the table as /proc/kallsyms does: "%016lx %c %s\n", table order. */
+/*
+ * Writes the symbols as /proc/kallsyms does: "%016lx %c %s\n" for the
+ * kernel's, "%016lx %c %s\t[%s]\n" for a module's, in kallsyms_get order.
+ */
 int kallsyms_write(const struct kallsyms *ks, FILE *out);
 
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "btf_info.h"
 #include "codec.h"
 #include "flat.h"
 #include "input.h"
@@ -27,6 +28,7 @@
 #include "outfile.h"
 #include "page_scan.h"
 #include "report.h"
+#include "symbols.h"
 #include "vmcoreinfo.h"
 
 enum long_option {
@@ -34,6 +36,7 @@ enum long_option {
 	OPT_DUMP_KALLSYMS,
 	OPT_CYCLIC_BUFFER,
 	OPT_NUM_THREADS,
+	OPT_DUMP_TYPE,
 };
 
 static const struct option long_options[] = {
@@ -41,6 +44,7 @@ static const struct option long_options[] = {
 	{ "dump-kallsyms", no_argument, NULL, OPT_DUMP_KALLSYMS },
 	{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
 	{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
+	{ "dump-type", required_argument, NULL, OPT_DUMP_TYPE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
@@ -54,6 +58,7 @@ static void print_usage(FILE *out)
 		"  makedumpfile -F [-c|-l|-p|-z] [-d DL] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile -R DUMPFILE < FLATTENED_DUMP\n"
 		"  makedumpfile --dump-kallsyms [-i VMCOREINFO] VMCORE [OUTFILE]\n"
+		"  makedumpfile --dump-type [MODULE:]NAME[.MEMBER...][,...] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile -v | -h\n"
 		"\n"
 		"Options:\n"
@@ -69,7 +74,10 @@ static void print_usage(FILE *out)
 		"  -D                 print debugging messages\n"
 		"  --cyclic-buffer KB bitmap buffer per cycle, in KiB (default: from free memory)\n"
 		"  --num-threads N    accepted; pages are compressed on one thread\n"
-		"  --dump-kallsyms    print the dump's kernel symbols as /proc/kallsyms does\n"
+		"  --dump-kallsyms    print the dump's kernel and module symbols as /proc/kallsyms does\n"
+		"  --dump-type SPEC   print, from the dump's BTF, a type's size, a member's offset,\n"
+		"                     size and bitfield width, or an enum constant's value; SPEC is\n"
+		"                     [MODULE:]NAME[.MEMBER...], several joined by commas\n"
 		"  --message-level N  0..31: 1 progress, 2 common, 4 errors, 8 debug, 16 report\n"
 		"  -v                 print the version\n"
 		"  -h                 print this help\n");
@@ -185,6 +193,9 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 		case OPT_DUMP_KALLSYMS:
 			dump_kallsyms = true;
 			break;
+		case OPT_DUMP_TYPE:
+			opt->type_spec = optarg;
+			break;
 		case OPT_CYCLIC_BUFFER:
 			if (parse_number(optarg, 1, 1L << 30, &value)) {
 				msg_error("Cyclic buffer size(%s) is invalid.", optarg);
@@ -225,6 +236,15 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 		opt->output = positional == 2 ? argv[optind + 1] : NULL;
 		return 0;
 	}
+	if (opt->type_spec) {
+		opt->mode = MODE_DUMP_TYPE;
+		if (positional != 1) {
+			msg_error("--dump-type takes [MODULE:]NAME[.MEMBER...] and VMCORE");
+			return invalid_command_line();
+		}
+		opt->vmcore = argv[optind];
+		return 0;
+	}
 	if (opt->flatten ? positional != 1 : positional != 2) {
 		msg_error(opt->flatten ? "-F takes VMCORE only: the dump goes to standard output"
 				       : "expected VMCORE and DUMPFILE");
@@ -256,6 +276,7 @@ static int open_dump(struct mdf_context *ctx)
 static int open_memory(struct mdf_context *ctx)
 {
 	int64_t page_size;
+	int err;
 
 	if (vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size) &&
 	    page_size != ctx->input->page_size) {
@@ -263,11 +284,16 @@ static int open_memory(struct mdf_context *ctx)
 			  ctx->opt.vmcore, (long long)page_size, ctx->input->page_size);
 		return -MDF_ECORRUPT;
 	}
-	return memory_open(ctx->input, &arch_x86_64, ctx->vmcoreinfo, &ctx->memory);
+	err = memory_open(ctx->input, &arch_x86_64, ctx->vmcoreinfo, &ctx->memory);
+	/* From here on, lines VMCOREINFO lacks may come from kallsyms and BTF. */
+	if (!err)
+		err = symbols_new(ctx->memory, ctx->vmcoreinfo, &ctx->symbols);
+	return err;
 }
 
 static int run_dump_kallsyms(struct mdf_context *ctx)
 {
+	struct kallsyms *ks;
 	struct outfile out;
 	int err;
 
@@ -275,12 +301,15 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = kallsyms_load_kernel(ctx->memory, ctx->vmcoreinfo, &ctx->kallsyms);
+		err = symbols_kallsyms(ctx->symbols, &ks);
+	/* Without module symbols (the reason was reported) the kernel's are still worth listing. */
+	if (!err)
+		symbols_module_kallsyms(ctx->symbols, &ks);
 	if (!err)
 		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
 	if (err)
 		return err;
-	err = kallsyms_write(ctx->kallsyms, out.stream);
+	err = kallsyms_write(ks, out.stream);
 	if (err) {
 		msg_error("%s: write failed: %s", out.path, strerror(-err));
 		outfile_abort(&out);
@@ -436,9 +465,24 @@ out:
 	return err;
 }
 
+static int run_dump_type(struct mdf_context *ctx)
+{
+	struct btf_info *btf;
+	int err;
+
+	err = open_dump(ctx);
+	if (!err)
+		err = open_memory(ctx);
+	if (!err)
+		err = symbols_btf(ctx->symbols, &btf);
+	if (!err)
+		err = btf_info_describe(btf, ctx->opt.type_spec, stdout);
+	return err;
+}
+
 static void close_context(struct mdf_context *ctx)
 {
-	kallsyms_free(ctx->kallsyms);
+	symbols_free(ctx->symbols);
 	memory_close(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);
@@ -454,7 +498,8 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	msg_set_level(ctx.opt.message_level);
 	msg_set_stdout_is_data(ctx.opt.flatten ||
-			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output));
+			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
+			       ctx.opt.mode == MODE_DUMP_TYPE);
 	/* A reader of the flattened stream that goes away is a write error, not a kill. */
 	if (ctx.opt.flatten)
 		signal(SIGPIPE, SIG_IGN);
@@ -470,6 +515,9 @@ int main(int argc, char **argv)
 		break;
 	case MODE_DUMP_KALLSYMS:
 		err = run_dump_kallsyms(&ctx);
+		break;
+	case MODE_DUMP_TYPE:
+		err = run_dump_type(&ctx);
 		break;
 	case MODE_DUMP:
 		err = run_dump(&ctx);

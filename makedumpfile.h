@@ -14,6 +14,7 @@ enum mdf_mode {
 	MODE_DUMP,              /* VMCORE DUMPFILE: filter and write */
 	MODE_REASSEMBLE_FLAT,   /* -R DUMPFILE < flattened stream */
 	MODE_DUMP_KALLSYMS,     /* --dump-kallsyms VMCORE [OUTFILE] */
+	MODE_DUMP_TYPE,         /* --dump-type [MODULE:]NAME[.MEMBER...] VMCORE */
 	MODE_VERSION,
 	MODE_HELP,
 };
@@ -30,19 +31,20 @@ struct mdf_options {
 	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
 	unsigned long cyclic_buffer_kib;  /* --cyclic-buffer; 0: from free memory */
 	int num_threads;              /* --num-threads: accepted, one thread for now */
+	const char *type_spec;        /* --dump-type */
 };
 
 struct dump_input;
 struct vmcoreinfo;
 struct memory;
-struct kallsyms;
+struct symbols;
 
 struct mdf_context {
 	struct mdf_options opt;
 	struct dump_input *input;
 	struct vmcoreinfo *vmcoreinfo;
 	struct memory *memory;
-	struct kallsyms *kallsyms;
+	struct symbols *symbols;      /* kallsyms and BTF, loaded as asked for */
 };
 
 #endif

@@ -156,6 +156,11 @@ int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr)
 	return 0;
 }
 
+int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr)
+{
+	return mem->arch->vtop_root(mem->arch_state, root, vaddr, paddr, NULL);
+}
+
 int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)
 {
 	unsigned char *dst = buf;

@@ -28,6 +28,11 @@ void memory_close(struct memory *mem);
 int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len);
 int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len);
 int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr);
+/*
+ * Translates through the page tables whose top level is at physical
+ * address @root (a process's: its mm_struct.pgd, translated), uncached.
+ */
+int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr);
 
 int mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value);
 int mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value);

@@ -1,19 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Page classification, following upstream makedumpfile's rules.
- *
- * Where the struct pages are: x86_64 kernels use SPARSEMEM (with
- * SPARSEMEM_EXTREME and usually VMEMMAP).  Physical memory is cut into
- * sections of 2^(SECTION_SIZE_BITS - PAGE_SHIFT) pages; each section has a
- * struct mem_section whose section_mem_map holds the address of the
- * section's struct page array minus the section's first pfn times
- * sizeof(struct page), with flag bits in its low bits (bit 0: present).
- * With SPARSEMEM_EXTREME the mem_section structs are reached through an
- * array of root pointers, each root covering PAGE_SIZE / sizeof(struct
- * mem_section) sections.  VMCOREINFO's SYMBOL(mem_section) is the root
- * array on current kernels, but the address of a pointer to it on some; as
- * upstream does, the direct reading is tried first and the dereferenced one
- * when the first yields no valid section.
+ * Page classification, following upstream makedumpfile's rules, over the
+ * struct pages mem_map.c finds.
  *
  * What a struct page says (upstream's __exclude_unnecessary_pages, in the
  * form of its current sources, which know kernels up to 7.x):
@@ -39,6 +27,7 @@
 
 #include "erase_info.h"
 #include "input.h"
+#include "mem_map.h"
 #include "memory.h"
 #include "message.h"
 #include "page_scan.h"
@@ -46,11 +35,7 @@
 
 /* struct pages read at a time; a power of two, so no compound head is last. */
 #define BATCH_PFNS 512
-#define SECTION_MARKED_PRESENT 0x1ull
-/* section_mem_map's flag bits since Linux 5.12 (4 before, all below 5). */
-#define SECTION_MAP_LAST_BIT 5
 #define PAGE_MAPPING_ANON 0x1ull
-#define X86_64_KERNEL_SPACE 0xffff800000000000ull
 #define NOT_FOUND (-1)
 
 enum category {
@@ -103,9 +88,9 @@ struct page_scan {
 	bool classify;         /* whether any struct page rule applies */
 	bool partial_pages;    /* a page the dump holds in part is present */
 
+	struct mem_map *mem_map;
 	unsigned int section_pfn_shift;
 	uint64_t nr_sections;
-	uint64_t *mem_maps;    /* per section: its first struct page, or 0 */
 
 	/* Extension ranges; keep_cursor follows exclusions, the other the discard pass. */
 	const struct pfn_ranges *discard;
@@ -124,6 +109,22 @@ struct page_scan {
 	bool warned_unreadable;
 };
 
+/*
+ * Two kinds of VMCOREINFO lines.  Those every supported kernel exports
+ * (page.flags, page._mapcount, PG_lru, ...) may come from the dump's BTF
+ * when VMCOREINFO lacks them (vmcoreinfo_offset and friends).  Those whose
+ * absence means a kernel without the feature (folio._folio_order,
+ * PAGE_SLAB_MAPCOUNT_VALUE, ...) come from VMCOREINFO alone, unless BTF is
+ * already in use: a complete VMCOREINFO then costs no decoding, and the
+ * rules see what upstream makedumpfile sees.
+ */
+static int64_t offset_or(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+{
+	int64_t value;
+
+	return vmcoreinfo_offset(vi, name, &value) ? value : fallback;
+}
+
 static int64_t number_or(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
 {
 	int64_t value;
@@ -131,11 +132,18 @@ static int64_t number_or(const struct vmcoreinfo *vi, const char *name, int64_t 
 	return vmcoreinfo_number(vi, name, &value) ? value : fallback;
 }
 
-static int64_t offset_or(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+static int64_t optional_offset(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return vmcoreinfo_offset(vi, name, &value) ? value : fallback;
+	return vmcoreinfo_offset_optional(vi, name, &value) ? value : fallback;
+}
+
+static int64_t optional_number(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+{
+	int64_t value;
+
+	return vmcoreinfo_number_optional(vi, name, &value) ? value : fallback;
 }
 
 /* Major and minor of OSRELEASE, e.g. 6.1 from "6.1.0-57-amd64". */
@@ -157,14 +165,13 @@ static int require(bool found, const char *line)
 	return -ENOENT;
 }
 
+/* @l->size, SIZE(page), is mem_map's; the rest comes from VMCOREINFO. */
 static int read_layout(const struct vmcoreinfo *vi, struct page_layout *l)
 {
 	int64_t refcount, folio_order, folio_dtor;
 	int err;
 
-	err = require(vmcoreinfo_size(vi, "page", &l->size), "SIZE(page)");
-	if (!err)
-		err = require(vmcoreinfo_offset(vi, "page.flags", &l->flags), "OFFSET(page.flags)");
+	err = require(vmcoreinfo_offset(vi, "page.flags", &l->flags), "OFFSET(page.flags)");
 	if (!err)
 		err = require(vmcoreinfo_offset(vi, "page._refcount", &refcount) ||
 				      vmcoreinfo_offset(vi, "page._count", &refcount),
@@ -173,40 +180,39 @@ static int read_layout(const struct vmcoreinfo *vi, struct page_layout *l)
 		err = require(vmcoreinfo_offset(vi, "page.mapping", &l->mapping), "OFFSET(page.mapping)");
 	if (err)
 		return err;
-	if (l->size < 16 || l->size > 1024) {
-		msg_error("VMCOREINFO's SIZE(page)=%" PRId64 " is not a plausible struct page size",
-			  l->size);
-		return -MDF_ECORRUPT;
-	}
 	l->mapcount = offset_or(vi, "page._mapcount", NOT_FOUND);
 	l->private = offset_or(vi, "page.private", NOT_FOUND);
-	l->compound_head = offset_or(vi, "page.compound_head", NOT_FOUND);
+	/* Kernels 7.1 and later call compound_head compound_info. */
+	l->compound_head = optional_offset(vi, "page.compound_head", NOT_FOUND);
 	if (l->compound_head == NOT_FOUND)
-		l->compound_head = offset_or(vi, "page.compound_info", NOT_FOUND);
+		l->compound_head = optional_offset(vi, "page.compound_info", NOT_FOUND);
+	if (l->compound_head == NOT_FOUND)
+		l->compound_head = offset_or(vi, "page.compound_head",
+					     offset_or(vi, "page.compound_info", NOT_FOUND));
 
 	/* Folio fields are offsets from the head page; the tail page starts SIZE(page) on. */
-	folio_order = offset_or(vi, "folio._folio_order", NOT_FOUND);
-	folio_dtor = offset_or(vi, "folio._folio_dtor", NOT_FOUND);
+	folio_order = optional_offset(vi, "folio._folio_order", NOT_FOUND);
+	folio_dtor = optional_offset(vi, "folio._folio_dtor", NOT_FOUND);
 	l->compound_order = folio_order != NOT_FOUND ? folio_order - l->size
-						     : offset_or(vi, "page.compound_order", 0);
+						     : optional_offset(vi, "page.compound_order", 0);
 	l->compound_dtor = folio_dtor != NOT_FOUND ? folio_dtor - l->size
-						   : offset_or(vi, "page.compound_dtor", 0);
+						   : optional_offset(vi, "page.compound_dtor", 0);
 	l->order_is_byte = kernel_at_least(vi, 4, 16);
 
 	l->pg_lru = number_or(vi, "PG_lru", NOT_FOUND);
 	l->pg_private = number_or(vi, "PG_private", NOT_FOUND);
 	l->pg_swapcache = number_or(vi, "PG_swapcache", NOT_FOUND);
-	l->pg_swapbacked = number_or(vi, "PG_swapbacked", NOT_FOUND);
-	l->pg_slab = number_or(vi, "PG_slab", NOT_FOUND);
 	l->pg_hwpoison = number_or(vi, "PG_hwpoison", NOT_FOUND);
 	l->pg_head_mask = number_or(vi, "PG_head_mask", 0);
-	l->pg_hugetlb = number_or(vi, "PG_hugetlb", NOT_FOUND);
 	l->buddy_value = number_or(vi, "PAGE_BUDDY_MAPCOUNT_VALUE", NOT_FOUND);
-	l->offline_value = number_or(vi, "PAGE_OFFLINE_MAPCOUNT_VALUE", NOT_FOUND);
-	l->slab_value = number_or(vi, "PAGE_SLAB_MAPCOUNT_VALUE", NOT_FOUND);
-	l->hugetlb_value = number_or(vi, "PAGE_HUGETLB_MAPCOUNT_VALUE", NOT_FOUND);
-	l->unaccepted_value = number_or(vi, "PAGE_UNACCEPTED_MAPCOUNT_VALUE", NOT_FOUND);
-	l->hugetlb_dtor = number_or(vi, "HUGETLB_PAGE_DTOR", NOT_FOUND);
+	l->pg_swapbacked = optional_number(vi, "PG_swapbacked", NOT_FOUND);
+	l->pg_slab = optional_number(vi, "PG_slab", NOT_FOUND);
+	l->pg_hugetlb = optional_number(vi, "PG_hugetlb", NOT_FOUND);
+	l->offline_value = optional_number(vi, "PAGE_OFFLINE_MAPCOUNT_VALUE", NOT_FOUND);
+	l->slab_value = optional_number(vi, "PAGE_SLAB_MAPCOUNT_VALUE", NOT_FOUND);
+	l->hugetlb_value = optional_number(vi, "PAGE_HUGETLB_MAPCOUNT_VALUE", NOT_FOUND);
+	l->unaccepted_value = optional_number(vi, "PAGE_UNACCEPTED_MAPCOUNT_VALUE", NOT_FOUND);
+	l->hugetlb_dtor = optional_number(vi, "HUGETLB_PAGE_DTOR", NOT_FOUND);
 	if (!vmcoreinfo_length(vi, "zone.free_area", &l->free_area_length))
 		l->free_area_length = NOT_FOUND;
 
@@ -238,134 +244,6 @@ static uint32_t field_u32(const unsigned char *page, int64_t offset)
 static bool flag_set(uint64_t flags, int64_t bit)
 {
 	return bit >= 0 && bit < 64 && (flags >> bit) & 1;
-}
-
-/*
- * The section table.  Upstream sizes it from the highest pfn the dump's
- * ranges reach, then lowers max_pfn to the end of the last section that
- * has a mem_map (memory the kernel did not use, e.g. with mem=).
- */
-static int read_sections(struct page_scan *scan, const struct vmcoreinfo *vi)
-{
-	uint64_t symbol, roots_addr, *roots = NULL, sections_per_root, nr_roots;
-	int64_t section_size, map_offset, section_bits, physmem_bits, length;
-	const struct page_layout *l = &scan->l;
-	unsigned int page_shift = (unsigned int)__builtin_ctz(scan->page_size);
-	bool extreme;
-	int err;
-
-	err = require(vmcoreinfo_symbol(vi, "mem_section", &symbol), "SYMBOL(mem_section)");
-	if (!err)
-		err = require(vmcoreinfo_size(vi, "mem_section", &section_size), "SIZE(mem_section)");
-	if (!err)
-		err = require(vmcoreinfo_offset(vi, "mem_section.section_mem_map", &map_offset),
-			      "OFFSET(mem_section.section_mem_map)");
-	if (!err)
-		err = require(vmcoreinfo_number(vi, "SECTION_SIZE_BITS", &section_bits),
-			      "NUMBER(SECTION_SIZE_BITS)");
-	if (err)
-		return err;
-	physmem_bits = number_or(vi, "MAX_PHYSMEM_BITS",
-				 number_or(vi, "pgtable_l5_enabled", 0) ? 52 : 46);
-	if (section_bits <= page_shift || section_bits > 40 || physmem_bits < section_bits ||
-	    physmem_bits > 56 || section_size < 8 || section_size > (int64_t)scan->page_size ||
-	    map_offset < 0 || map_offset + 8 > section_size) {
-		msg_error("VMCOREINFO's sparsemem numbers are implausible: SECTION_SIZE_BITS=%" PRId64
-			  " MAX_PHYSMEM_BITS=%" PRId64 " SIZE(mem_section)=%" PRId64
-			  " OFFSET(mem_section.section_mem_map)=%" PRId64,
-			  section_bits, physmem_bits, section_size, map_offset);
-		return -MDF_ECORRUPT;
-	}
-	scan->section_pfn_shift = (unsigned int)(section_bits - page_shift);
-	scan->nr_sections = (scan->max_pfn + (1ull << scan->section_pfn_shift) - 1) >>
-			    scan->section_pfn_shift;
-	if (scan->nr_sections > (1ull << (physmem_bits - section_bits))) {
-		msg_error("the dump reaches pfn 0x%" PRIx64 ", beyond MAX_PHYSMEM_BITS=%" PRId64,
-			  scan->max_pfn, physmem_bits);
-		return -MDF_ECORRUPT;
-	}
-	/* SPARSEMEM_EXTREME when LENGTH(mem_section) counts roots, or is absent. */
-	sections_per_root = scan->page_size / (uint64_t)section_size;
-	extreme = !vmcoreinfo_length(vi, "mem_section", &length) ||
-		  (uint64_t)length == ((1ull << (physmem_bits - section_bits)) + sections_per_root - 1) /
-					      sections_per_root;
-	if (!extreme)
-		sections_per_root = 1;
-	nr_roots = (scan->nr_sections + sections_per_root - 1) / sections_per_root;
-
-	scan->mem_maps = calloc(scan->nr_sections, sizeof(*scan->mem_maps));
-	roots = calloc(nr_roots, sizeof(*roots));
-	if (!scan->mem_maps || !roots) {
-		err = -ENOMEM;
-		goto out;
-	}
-	roots_addr = symbol;
-	for (int attempt = 0; attempt < 2; attempt++) {
-		bool any = false;
-
-		if (extreme) {
-			err = mem_read_virt(scan->mem, roots_addr, roots, nr_roots * sizeof(*roots));
-			if (err) {
-				msg_error("cannot read the mem_section root array at 0x%" PRIx64 ": %s",
-					  roots_addr, mdf_strerror(err));
-				goto out;
-			}
-		}
-		for (uint64_t nr = 0; nr < scan->nr_sections; nr++) {
-			uint64_t root = extreme ? roots[nr / sections_per_root] : roots_addr;
-			uint64_t addr = root + (nr % sections_per_root) * (uint64_t)section_size +
-					(extreme ? 0 : nr * (uint64_t)section_size);
-			uint64_t map;
-
-			scan->mem_maps[nr] = 0;
-			if (extreme && !root)
-				continue;
-			err = mem_read_u64(scan->mem, addr + (uint64_t)map_offset, &map);
-			if (err) {
-				msg_error("cannot read struct mem_section %" PRIu64 " at 0x%" PRIx64 ": %s",
-					  nr, addr, mdf_strerror(err));
-				goto out;
-			}
-			if (!(map & SECTION_MARKED_PRESENT))
-				continue;
-			map &= ~((1ull << SECTION_MAP_LAST_BIT) - 1);
-			map += (nr << scan->section_pfn_shift) * (uint64_t)l->size;
-			if (map < X86_64_KERNEL_SPACE) {
-				any = false;
-				break;
-			}
-			scan->mem_maps[nr] = map;
-			any = true;
-		}
-		if (any)
-			break;
-		memset(scan->mem_maps, 0, scan->nr_sections * sizeof(*scan->mem_maps));
-		if (!extreme || attempt == 1) {
-			msg_error("no valid mem_section found from SYMBOL(mem_section)=%" PRIx64
-				  " (read directly and as a pointer)", symbol);
-			err = -MDF_ECORRUPT;
-			goto out;
-		}
-		err = mem_read_u64(scan->mem, symbol, &roots_addr);
-		if (err) {
-			msg_error("cannot read the mem_section pointer at 0x%" PRIx64 ": %s", symbol,
-				  mdf_strerror(err));
-			goto out;
-		}
-	}
-	for (uint64_t nr = scan->nr_sections; nr > 0; nr--) {
-		if (scan->mem_maps[nr - 1]) {
-			uint64_t end = nr << scan->section_pfn_shift;
-
-			if (end < scan->max_pfn)
-				scan->max_pfn = end;
-			break;
-		}
-	}
-	err = 0;
-out:
-	free(roots);
-	return err;
 }
 
 /*
@@ -402,11 +280,16 @@ int page_scan_init(struct dump_input *in, struct memory *mem, const struct vmcor
 	scan->max_pfn = in->kdump ? in->kdump->max_mapnr : in->max_pfn;
 	scan->partial_pages = upstream_counts_partial_pages(scan->max_pfn);
 
-	err = read_layout(vi, &scan->l);
-	if (!err)
-		err = read_sections(scan, vi);
+	err = mem_map_open(mem, vi, scan->page_size, scan->max_pfn, &scan->mem_map);
 	if (err)
 		goto fail;
+	scan->l.size = (int64_t)mem_map_page_struct_size(scan->mem_map);
+	err = read_layout(vi, &scan->l);
+	if (err)
+		goto fail;
+	scan->max_pfn = mem_map_max_pfn(scan->mem_map);
+	scan->section_pfn_shift = mem_map_section_shift(scan->mem_map);
+	scan->nr_sections = mem_map_nr_sections(scan->mem_map);
 	/* Upstream looks at struct pages only when some rule can exclude. */
 	scan->classify = (dump_level & (DL_EXCLUDE_CACHE | DL_EXCLUDE_CACHE_PRI | DL_EXCLUDE_USER_DATA)) ||
 			 scan->l.pg_hwpoison != NOT_FOUND ||
@@ -432,7 +315,7 @@ void page_scan_free(struct page_scan *scan)
 {
 	if (!scan)
 		return;
-	free(scan->mem_maps);
+	mem_map_free(scan->mem_map);
 	free(scan->batch);
 	free(scan);
 }
@@ -448,6 +331,11 @@ void page_scan_set_extension_ranges(struct page_scan *scan, const struct pfn_ran
 uint64_t page_scan_max_pfn(const struct page_scan *scan)
 {
 	return scan->max_pfn;
+}
+
+const struct mem_map *page_scan_mem_map(const struct page_scan *scan)
+{
+	return scan->mem_map;
 }
 
 static void set_bits(uint8_t *bitmap, uint64_t from, uint64_t to)
@@ -589,8 +477,9 @@ static int load_struct_page(struct page_scan *scan, uint64_t pfn, const unsigned
 			end = scan->max_pfn;
 		scan->batch_start = start;
 		scan->batch_end = end;
-		err = mem_read_virt(scan->mem, scan->mem_maps[section] + (start - (section << scan->section_pfn_shift)) *
-					(uint64_t)scan->l.size, scan->batch, (end - start) * (size_t)scan->l.size);
+		err = mem_read_virt(scan->mem, mem_map_section_start(scan->mem_map, section) +
+					(start - (section << scan->section_pfn_shift)) * (uint64_t)scan->l.size,
+				    scan->batch, (end - start) * (size_t)scan->l.size);
 		if (err) {
 			if (!scan->warned_unreadable)
 				msg_warn("cannot read the struct pages of pfns 0x%" PRIx64 "-0x%" PRIx64
@@ -757,7 +646,7 @@ int page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn
 
 		if (sec_start >= end_pfn)
 			break;
-		if (!scan->mem_maps[section])
+		if (!mem_map_section_start(scan->mem_map, section))
 			continue;
 		classify_section(scan, &c, sec_start > from ? sec_start : from,
 				 sec_end < end_pfn ? sec_end : end_pfn);

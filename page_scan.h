@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct dump_input;
+struct mem_map;
 struct memory;
 struct pfn_ranges;
 struct vmcoreinfo;
@@ -53,6 +54,8 @@ void page_scan_set_extension_ranges(struct page_scan *scan, const struct pfn_ran
 
 /* One past the highest pfn the bitmaps cover (upstream's max_mapnr). */
 uint64_t page_scan_max_pfn(const struct page_scan *scan);
+/* The memory model the scan found, for pfn <-> struct page. */
+const struct mem_map *page_scan_mem_map(const struct page_scan *scan);
 
 /*
  * Fills, for the pfns [start_pfn, end_pfn), @present (bit set: the dump

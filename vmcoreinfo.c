@@ -24,6 +24,8 @@ struct vmcoreinfo {
 	char *storage;   /* a copy split into NUL-terminated keys and values */
 	struct vmcoreinfo_entry *entries;
 	size_t nr_entries;
+	const struct vmcoreinfo_fallback *fallback;
+	void *fallback_ctx;
 };
 
 static int compare_entries(const void *a, const void *b)
@@ -221,29 +223,84 @@ static bool parse_decimal(const char *s, int64_t *value)
 	return !errno && *end == '\0';
 }
 
+void vmcoreinfo_set_fallback(struct vmcoreinfo *vi, const struct vmcoreinfo_fallback *ops, void *ctx)
+{
+	vi->fallback = ops;
+	vi->fallback_ctx = ctx;
+}
+
+/*
+ * The fallback is asked only when the line is absent: a line that is there
+ * but malformed is the dump's word, and a wrong one, not a gap to fill.
+ */
+#define ASK_FALLBACK(vi, hook, name, value) \
+	((vi)->fallback && (vi)->fallback->hook && (vi)->fallback->hook((vi)->fallback_ctx, name, value))
+
 bool vmcoreinfo_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value)
 {
-	return parse_unsigned(get_wrapped(vi, "SYMBOL", name), 16, value);
+	const char *line = get_wrapped(vi, "SYMBOL", name);
+
+	return line ? parse_unsigned(line, 16, value) : ASK_FALLBACK(vi, symbol, name, value);
 }
 
 bool vmcoreinfo_size(const struct vmcoreinfo *vi, const char *type, int64_t *value)
 {
-	return parse_decimal(get_wrapped(vi, "SIZE", type), value);
+	const char *line = get_wrapped(vi, "SIZE", type);
+
+	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, size, type, value);
 }
 
 bool vmcoreinfo_offset(const struct vmcoreinfo *vi, const char *type_member, int64_t *value)
 {
-	return parse_decimal(get_wrapped(vi, "OFFSET", type_member), value);
+	const char *line = get_wrapped(vi, "OFFSET", type_member);
+
+	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, offset, type_member, value);
 }
 
 bool vmcoreinfo_length(const struct vmcoreinfo *vi, const char *name, int64_t *value)
 {
-	return parse_decimal(get_wrapped(vi, "LENGTH", name), value);
+	const char *line = get_wrapped(vi, "LENGTH", name);
+
+	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, length, name, value);
 }
 
 bool vmcoreinfo_number(const struct vmcoreinfo *vi, const char *name, int64_t *value)
 {
-	return parse_decimal(get_wrapped(vi, "NUMBER", name), value);
+	const char *line = get_wrapped(vi, "NUMBER", name);
+
+	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, number, name, value);
+}
+
+static bool fallback_ready(const struct vmcoreinfo *vi)
+{
+	return vi->fallback && vi->fallback->ready && vi->fallback->ready(vi->fallback_ctx);
+}
+
+bool vmcoreinfo_offset_optional(const struct vmcoreinfo *vi, const char *type_member, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "OFFSET", type_member);
+
+	if (line)
+		return parse_decimal(line, value);
+	return fallback_ready(vi) && ASK_FALLBACK(vi, offset, type_member, value);
+}
+
+bool vmcoreinfo_length_optional(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "LENGTH", name);
+
+	if (line)
+		return parse_decimal(line, value);
+	return fallback_ready(vi) && ASK_FALLBACK(vi, length, name, value);
+}
+
+bool vmcoreinfo_number_optional(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "NUMBER", name);
+
+	if (line)
+		return parse_decimal(line, value);
+	return fallback_ready(vi) && ASK_FALLBACK(vi, number, name, value);
 }
 
 bool vmcoreinfo_plain_number(const struct vmcoreinfo *vi, const char *key, int64_t *value)

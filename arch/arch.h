@@ -32,6 +32,12 @@ struct arch_ops {
 	 * read.  @page_size receives the size of the mapping that was found.
 	 */
 	int (*vtop)(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size);
+	/*
+	 * The same through the page tables whose top level is at physical
+	 * address @root: a process's, for its user addresses.
+	 */
+	int (*vtop_root)(void *state, uint64_t root, uint64_t vaddr, uint64_t *paddr,
+			 uint64_t *page_size);
 	void (*free)(void *state);
 };
 

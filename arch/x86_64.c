@@ -74,10 +74,11 @@ static bool is_canonical(uint64_t vaddr, int levels)
 	return (uint64_t)sign_extended == vaddr;
 }
 
-static int x86_64_vtop(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size)
+static int x86_64_vtop_root(void *state, uint64_t root, uint64_t vaddr, uint64_t *paddr,
+			    uint64_t *page_size)
 {
 	struct x86_64_state *st = state;
-	uint64_t table = st->root;
+	uint64_t table = root & ~st->sme_mask & PTE_ADDR_MASK;
 
 	if (!is_canonical(vaddr, st->levels))
 		return -MDF_EUNMAPPED;
@@ -107,6 +108,13 @@ static int x86_64_vtop(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *p
 	return -MDF_EUNMAPPED;
 }
 
+static int x86_64_vtop(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size)
+{
+	struct x86_64_state *st = state;
+
+	return x86_64_vtop_root(state, st->root, vaddr, paddr, page_size);
+}
+
 static void x86_64_free(void *state)
 {
 	free(state);
@@ -116,5 +124,6 @@ const struct arch_ops arch_x86_64 = {
 	.name = "x86_64",
 	.init = x86_64_init,
 	.vtop = x86_64_vtop,
+	.vtop_root = x86_64_vtop_root,
 	.free = x86_64_free,
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# make bench: kallsyms decode time on each shared dump, then ours against
-# upstream makedumpfile on the shared dumps and a generated large one.
+# make bench: kallsyms decode time on each shared dump, the cost of kernel
+# and module kallsyms and BTF, then ours against upstream makedumpfile on
+# the shared dumps and a generated large one.
 set -u
 PROJECT=$(cd "$(dirname "$0")/.." && pwd)
 FIXTURES=$PROJECT/build/fixtures
@@ -16,6 +17,14 @@ for dump in "$FIXTURES"/6.1-kdump.elf "$FIXTURES"/6.1-qemu.elf "$FIXTURES"/7.2-q
 	[ -s "$dump" ] || continue
 	printf '%-16s ' "$(basename "$dump" .elf)"
 	"$TOOLS/kallsyms_bench" "$dump" 21
+done
+
+echo
+echo "== kallsyms and BTF, kernel and modules: time to make ready, memory, member lookups (median of 7 runs)"
+for dump in "$FIXTURES"/6.1-kdump.elf "$FIXTURES"/6.1-qemu.elf "$FIXTURES"/7.2-qemu.elf; do
+	[ -s "$dump" ] || continue
+	printf '%-16s ' "$(basename "$dump" .elf)"
+	"$TOOLS/btf_bench" "$dump" 7
 done
 
 dumps=()

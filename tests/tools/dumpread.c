@@ -11,11 +11,21 @@
  *   dumpread [-i VMCOREINFO] VMCORE vtop VADDR...  "vaddr paddr" or "vaddr error"
  *   dumpread [-i VMCOREINFO] VMCORE virt VADDR LEN raw bytes on stdout
  *   dumpread [-i VMCOREINFO] VMCORE ranges         "start end" per physical range
- *   dumpread [-i VMCOREINFO] VMCORE symbol NAME... "name addr" from kallsyms
+ *   dumpread [-i VMCOREINFO] VMCORE symbol [MODULE:]NAME...
+ *                                                  "name addr" from kallsyms, the
+ *                                                  kernel's or a module's
+ *   dumpread [-i VMCOREINFO] VMCORE vmcoreinfo KEY...
+ *                                                  "KEY value" or "KEY missing" for
+ *                                                  SYMBOL(x), SIZE(x), OFFSET(x.y),
+ *                                                  LENGTH(x), NUMBER(x): VMCOREINFO's
+ *                                                  line or the kallsyms/BTF fallback
  *   dumpread [-i VMCOREINFO] VMCORE scan LEVEL     page classification at a dump
  *                                                  level: "max_pfn N", a count line
  *                                                  per category, then "dumpable A B"
  *                                                  for each run [A, B) of kept pfns
+ *
+ * As makedumpfile does, lines VMCOREINFO lacks come from the dump's own
+ * kallsyms and BTF once memory is open (symbols.h).
  *
  * Page status is "ok" or the error's name (excluded, notdumped, ...).  The
  * exit status is 1 when the dump does not open, 2 on bad usage: a page that
@@ -33,6 +43,7 @@
 #include "memory.h"
 #include "message.h"
 #include "page_scan.h"
+#include "symbols.h"
 #include "vmcoreinfo.h"
 
 static const char *status_name(int err)
@@ -127,6 +138,38 @@ static int cmd_pages(struct dump_input *in, int npfns, char **pfns)
 	return err;
 }
 
+/* One typed lookup, "KIND(NAME)", as the code that uses VMCOREINFO makes it. */
+static void print_vmcoreinfo(const struct vmcoreinfo *vi, const char *key)
+{
+	char kind[16], name[256];
+	uint64_t address;
+	int64_t value;
+	bool found;
+
+	if (sscanf(key, "%15[A-Z](%255[^)])", kind, name) != 2) {
+		printf("%s malformed\n", key);
+		return;
+	}
+	if (!strcmp(kind, "SYMBOL")) {
+		found = vmcoreinfo_symbol(vi, name, &address);
+		value = (int64_t)address;
+	} else if (!strcmp(kind, "SIZE")) {
+		found = vmcoreinfo_size(vi, name, &value);
+	} else if (!strcmp(kind, "OFFSET")) {
+		found = vmcoreinfo_offset(vi, name, &value);
+	} else if (!strcmp(kind, "LENGTH")) {
+		found = vmcoreinfo_length(vi, name, &value);
+	} else {
+		found = !strcmp(kind, "NUMBER") && vmcoreinfo_number(vi, name, &value);
+	}
+	if (!found)
+		printf("%s missing\n", key);
+	else if (!strcmp(kind, "SYMBOL"))
+		printf("%s %" PRIx64 "\n", key, (uint64_t)value);
+	else
+		printf("%s %" PRId64 "\n", key, value);
+}
+
 /* Runs the classification a cycle at a time, as a writer would. */
 static int cmd_scan(struct dump_input *in, struct memory *mem, struct vmcoreinfo *vi, int level)
 {
@@ -175,7 +218,8 @@ int main(int argc, char **argv)
 	struct dump_input *in = NULL;
 	struct vmcoreinfo *vi = NULL;
 	struct memory *mem = NULL;
-	struct kallsyms *ks = NULL;
+	struct symbols *sym = NULL;
+	struct kallsyms *ks;
 	const char *vmcoreinfo_file = NULL;
 	int rc = 1, arg = 1;
 
@@ -185,7 +229,8 @@ int main(int argc, char **argv)
 		arg = 3;
 	}
 	if (argc - arg < 2) {
-		fprintf(stderr, "usage: dumpread [-i VMCOREINFO] VMCORE info|pages|vtop|virt|ranges|symbol ...\n");
+		fprintf(stderr, "usage: dumpread [-i VMCOREINFO] VMCORE "
+			"info|pages|vtop|virt|ranges|symbol|vmcoreinfo|scan ...\n");
 		return 2;
 	}
 	if (input_open(argv[arg], &in))
@@ -209,7 +254,7 @@ int main(int argc, char **argv)
 			    : vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
 					       argv[arg], &vi))
 		goto out;
-	if (memory_open(in, &arch_x86_64, vi, &mem))
+	if (memory_open(in, &arch_x86_64, vi, &mem) || symbols_new(mem, vi, &sym))
 		goto out;
 	if (!strcmp(argv[arg + 1], "vtop")) {
 		for (int i = arg + 2; i < argc; i++) {
@@ -236,16 +281,29 @@ int main(int argc, char **argv)
 			rc = fwrite(buf, 1, len, stdout) == len ? 0 : 1;
 		free(buf);
 	} else if (!strcmp(argv[arg + 1], "symbol")) {
-		if (kallsyms_load_kernel(mem, vi, &ks))
+		if (symbols_kallsyms(sym, &ks))
 			goto out;
 		for (int i = arg + 2; i < argc; i++) {
+			const char *colon = strchr(argv[i], ':');
+			char module[64] = "";
 			uint64_t addr;
 
-			if (kallsyms_lookup_name(ks, argv[i], &addr))
+			/* Module symbols only when asked for: they need BTF. */
+			if (colon && (size_t)(colon - argv[i]) < sizeof(module)) {
+				memcpy(module, argv[i], (size_t)(colon - argv[i]));
+				module[colon - argv[i]] = '\0';
+				symbols_module_kallsyms(sym, &ks);
+			}
+			if (kallsyms_lookup_module_name(ks, colon ? module : NULL,
+							colon ? colon + 1 : argv[i], &addr))
 				printf("%s 0x%" PRIx64 "\n", argv[i], addr);
 			else
 				printf("%s missing\n", argv[i]);
 		}
+		rc = 0;
+	} else if (!strcmp(argv[arg + 1], "vmcoreinfo")) {
+		for (int i = arg + 2; i < argc; i++)
+			print_vmcoreinfo(vi, argv[i]);
 		rc = 0;
 	} else if (!strcmp(argv[arg + 1], "scan") && argc - arg == 3) {
 		rc = cmd_scan(in, mem, vi, atoi(argv[arg + 2]));
@@ -254,7 +312,7 @@ int main(int argc, char **argv)
 		rc = 2;
 	}
 out:
-	kallsyms_free(ks);
+	symbols_free(sym);
 	memory_close(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);

@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Overwrite physical memory of an ELF dump in place.
+
+patchphys.py DUMP PADDR:HEX...
+
+Writes each HEX string at physical address PADDR, in every PT_LOAD that
+holds it (a kexec dump holds the kernel image twice), and prints the bytes
+it replaced as PADDR:HEX lines: fed back as arguments they undo the patch.
+Tests damage one large copy this way, case after case, instead of copying
+the dump for each.
+"""
+import struct
+import sys
+
+
+def loads(f):
+    f.seek(0)
+    eh = f.read(64)
+    if eh[:4] != b'\x7fELF' or eh[4] != 2:
+        raise SystemExit('patchphys.py: not an ELF64 file')
+    phoff, = struct.unpack_from('<Q', eh, 32)
+    phnum, = struct.unpack_from('<H', eh, 56)
+    for i in range(phnum):
+        f.seek(phoff + 56 * i)
+        p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack('<IIQQQQ', f.read(40))
+        if p_type == 1:
+            yield p_paddr, p_filesz, p_offset
+
+
+def main():
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    with open(sys.argv[1], 'r+b') as f:
+        segments = list(loads(f))
+        undo = []
+        for item in sys.argv[2:]:
+            paddr, data = item.split(':')
+            paddr, data = int(paddr, 0), bytes.fromhex(data)
+            hits = [off + paddr - start for start, size, off in segments
+                    if start <= paddr and paddr + len(data) <= start + size]
+            if not hits:
+                raise SystemExit('patchphys.py: physical address %#x is in no PT_LOAD' % paddr)
+            f.seek(hits[0])
+            undo.append('%#x:%s' % (paddr, f.read(len(data)).hex()))
+            for off in hits:
+                f.seek(off)
+                f.write(data)
+    print('\n'.join(reversed(undo)))
+
+
+if __name__ == '__main__':
+    main()
