@@ -5,11 +5,20 @@
 # make check      build and run every test (ends with "N passed, N failed")
 # make check SANITIZE=1   the same under AddressSanitizer and UBSan
 # make bench      benchmarks against upstream makedumpfile
+# make extensions build extensions/*.c
+# make install    DESTDIR, PREFIX, EXTENSIONDIR as usual
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
-CPPFLAGS += -D_GNU_SOURCE -I.
+PREFIX ?= /usr
+SBINDIR ?= $(PREFIX)/sbin
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(PREFIX)/lib/pkgconfig
+EXTENSIONDIR ?= /usr/lib64/makedumpfile/extensions
+VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' makedumpfile.h)
+
+CPPFLAGS += -D_GNU_SOURCE -I. -DEXTENSION_DIR='"$(EXTENSIONDIR)"'
 LIBS := -lbpf -lelf -lz -llzo2 -lsnappy -lzstd
 
 ifeq ($(SANITIZE),1)
@@ -27,20 +36,37 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c \
 	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c mem_map.c page_scan.c erase_info.c kdump_writer.c report.c \
-	kernel_list.c btf_info.c symbols.c
+	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c walkers.c
 MAIN_SRCS := makedumpfile.c
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 
-TEST_TOOLS := $(BUILD)/tests/dumpread $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
+TEST_TOOLS := $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
-.PHONY: all check bench clean tests demo
+.PHONY: all check bench clean tests demo extensions install uninstall
 all: $(BIN)
 
-$(BIN): $(MAIN_OBJS) $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+# Extensions call into the executable: export their API (extension.syms).
+$(BIN): $(MAIN_OBJS) $(CORE_OBJS) extension.syms
+	$(CC) $(ALL_LDFLAGS) -Wl,--dynamic-list=extension.syms -o $@ $(MAIN_OBJS) $(CORE_OBJS) $(LIBS)
+
+# Extensions are plain shared objects, never built with the sanitizers:
+# the executable that loads them carries the runtime.
+EXT_CFLAGS = -std=gnu11 $(WARNINGS) -O2 -g -fPIC -shared -I. -D_GNU_SOURCE
+EXTENSIONS := $(patsubst extensions/%.c,$(BUILD)/extensions/%.so,$(wildcard extensions/*.c))
+TEST_EXTENSIONS := $(patsubst tests/extensions/%.c,$(BUILD)/tests/extensions/%.so,$(wildcard tests/extensions/*.c))
+
+$(BUILD)/extensions/%.so $(BUILD)/tests/extensions/%.so: makedumpfile-extension.h
+$(BUILD)/extensions/%.so: extensions/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(EXT_CFLAGS) -o $@ $<
+$(BUILD)/tests/extensions/%.so: tests/extensions/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(EXT_CFLAGS) -o $@ $<
+
+extensions: $(EXTENSIONS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -54,14 +80,18 @@ $(BUILD)/tests/dumpread: tests/tools/dumpread.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
+$(BUILD)/tests/walkread: tests/tools/walkread.c $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+
 $(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
-tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS)
+tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS)
 
 check: tests
-	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) tests/run.sh
+	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) MDF_SANITIZE=$(SANITIZE) tests/run.sh
 
 $(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
@@ -82,6 +112,20 @@ demo: $(BIN) $(BUILD)/tests/mkvmcore
 	@echo
 	@echo "The sample dump $(DEMO)/sample.elf, filtered to $(DEMO)/sample.kdump; its first kernel symbols:"
 	@./$(BIN) --dump-kallsyms $(DEMO)/sample.elf | head -n 5
+
+install: $(BIN) $(EXTENSIONS)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/makedumpfile
+	install -d -m 0755 $(DESTDIR)$(EXTENSIONDIR)
+	$(if $(EXTENSIONS),install -m 0644 $(EXTENSIONS) $(DESTDIR)$(EXTENSIONDIR)/)
+	install -D -m 0644 makedumpfile-extension.h $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h
+	@mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@EXTENSIONDIR@|$(EXTENSIONDIR)|; s|@VERSION@|$(VERSION)|' \
+		makedumpfile-extension.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/makedumpfile $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc \
+		$(patsubst $(BUILD)/extensions/%,$(DESTDIR)$(EXTENSIONDIR)/%,$(EXTENSIONS))
 
 clean:
 	rm -rf build makedumpfile

@@ -48,4 +48,11 @@ struct pfn_cursor {
 void pfn_cursor_init(struct pfn_cursor *cursor, const struct pfn_ranges *set);
 bool pfn_cursor_contains(struct pfn_cursor *cursor, uint64_t pfn);
 
+/*
+ * For extensions written against the series posted to the kexec list:
+ * registers [pfn, pfn + num) to discard (or, to_discard false, to keep).
+ * New extensions use makedumpfile-extension.h.
+ */
+bool update_filter_pages_info(unsigned long pfn, unsigned long num, bool to_discard);
+
 #endif

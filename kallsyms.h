@@ -88,4 +88,13 @@ const char *kallsyms_encoding_name(enum kallsyms_encoding encoding);
  */
 int kallsyms_write(const struct kallsyms *ks, FILE *out);
 
+/*
+ * For extensions written against the series posted to the kexec list:
+ * the address of a kernel or module symbol, 0 when there is none; the
+ * next pointer of the list_head at @list_head_addr, 0 when unreadable.
+ * New extensions use makedumpfile-extension.h.
+ */
+uint64_t get_kallsyms_value_by_name(char *name);
+uint64_t next_list(uint64_t list_head_addr);
+
 #endif

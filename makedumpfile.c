@@ -18,6 +18,8 @@
 #include "arch/arch.h"
 #include "btf_info.h"
 #include "codec.h"
+#include "erase_info.h"
+#include "extension.h"
 #include "flat.h"
 #include "input.h"
 #include "kallsyms.h"
@@ -37,6 +39,10 @@ enum long_option {
 	OPT_CYCLIC_BUFFER,
 	OPT_NUM_THREADS,
 	OPT_DUMP_TYPE,
+	OPT_EXTENSION_DIR,
+	OPT_NO_EXTENSIONS,
+	OPT_EXTENSION_TIMEOUT,
+	OPT_EXTENSION_ARG,
 };
 
 static const struct option long_options[] = {
@@ -45,6 +51,10 @@ static const struct option long_options[] = {
 	{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
 	{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
 	{ "dump-type", required_argument, NULL, OPT_DUMP_TYPE },
+	{ "extension-dir", required_argument, NULL, OPT_EXTENSION_DIR },
+	{ "no-extensions", no_argument, NULL, OPT_NO_EXTENSIONS },
+	{ "extension-timeout", required_argument, NULL, OPT_EXTENSION_TIMEOUT },
+	{ "extension-arg", required_argument, NULL, OPT_EXTENSION_ARG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
@@ -78,6 +88,11 @@ static void print_usage(FILE *out)
 		"  --dump-type SPEC   print, from the dump's BTF, a type's size, a member's offset,\n"
 		"                     size and bitfield width, or an enum constant's value; SPEC is\n"
 		"                     [MODULE:]NAME[.MEMBER...], several joined by commas\n"
+		"  --extension-dir DIR  run the page-filter extensions (*.so) of DIR (default\n"
+		"                     " EXTENSION_DIR ")\n"
+		"  --no-extensions    run no extension\n"
+		"  --extension-timeout S  seconds each extension may take (default 60)\n"
+		"  --extension-arg NAME:KEY=VALUE  an option for extension NAME\n"
 		"  --message-level N  0..31: 1 progress, 2 common, 4 errors, 8 debug, 16 report\n"
 		"  -v                 print the version\n"
 		"  -h                 print this help\n");
@@ -203,6 +218,32 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			}
 			opt->cyclic_buffer_kib = (unsigned long)value;
 			break;
+		case OPT_EXTENSION_DIR:
+			opt->extensions.dir = optarg;
+			break;
+		case OPT_NO_EXTENSIONS:
+			opt->extensions.disabled = true;
+			break;
+		case OPT_EXTENSION_TIMEOUT:
+			if (parse_number(optarg, 1, 86400, &value)) {
+				msg_error("Extension timeout(%s) is invalid.", optarg);
+				return invalid_command_line();
+			}
+			opt->extensions.timeout = (unsigned int)value;
+			break;
+		case OPT_EXTENSION_ARG: {
+			struct extension_arg *grown = realloc(opt->extension_args,
+				(opt->extensions.nr_args + 1) * sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			opt->extension_args = grown;
+			opt->extensions.args = grown;
+			if (extension_parse_arg(optarg, &grown[opt->extensions.nr_args]))
+				return invalid_command_line();
+			opt->extensions.nr_args++;
+			break;
+		}
 		case OPT_NUM_THREADS:
 			if (parse_number(optarg, 0, 4096, &value)) {
 				msg_error("Number of threads(%s) is invalid.", optarg);
@@ -391,6 +432,31 @@ static int read_input_page(void *ctx, uint64_t pfn, void *buf)
 	return input_read_page(source->input, pfn, buf);
 }
 
+/*
+ * Runs the extensions, if any, on what the scan found, and gives their
+ * ranges to the scan.  Only makedumpfile's own failures are errors.
+ */
+static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struct pfn_ranges *keep,
+			  struct pfn_ranges *discard, struct extension_results *results)
+{
+	struct extension_options opt = ctx->opt.extensions;
+	struct extension_env env = {
+		.mem = ctx->memory,
+		.symbols = ctx->symbols,
+		.mem_map = page_scan_mem_map(scan),
+		.page_size = ctx->input->page_size,
+		.max_pfn = page_scan_max_pfn(scan),
+	};
+	int err;
+
+	if (!opt.timeout)
+		opt.timeout = EXTENSION_DEFAULT_TIMEOUT;
+	err = extensions_run(&opt, &env, keep, discard, results);
+	if (!err)
+		page_scan_set_extension_ranges(scan, keep, discard);
+	return err;
+}
+
 static int run_dump(struct mdf_context *ctx)
 {
 	struct kdump_writer_params params = { 0 };
@@ -400,6 +466,8 @@ static int run_dump(struct mdf_context *ctx)
 	struct page_source_ctx source_ctx;
 	struct kdump_utsname uts;
 	struct page_scan *scan = NULL;
+	struct pfn_ranges keep = { 0 }, discard = { 0 };
+	struct extension_results extensions = { 0 };
 	const struct kdump_header_info *kdump;
 	int64_t phys_base = 0, crash_time = 0;
 	int err;
@@ -409,6 +477,8 @@ static int run_dump(struct mdf_context *ctx)
 		err = open_memory(ctx);
 	if (!err)
 		err = page_scan_init(ctx->input, ctx->memory, ctx->vmcoreinfo, ctx->opt.dump_level, &scan);
+	if (!err)
+		err = run_extensions(ctx, scan, &keep, &discard, &extensions);
 	if (err)
 		goto out;
 	kdump = ctx->input->kdump;
@@ -459,9 +529,13 @@ static int run_dump(struct mdf_context *ctx)
 		.bytes_written = result.bytes_written,
 		.counts = &counts,
 	});
+	report_extensions(&extensions);
 	report_saved(ctx->opt.flatten ? "STDOUT" : ctx->opt.output);
 out:
 	page_scan_free(scan);
+	pfn_ranges_free(&keep);
+	pfn_ranges_free(&discard);
+	extension_results_free(&extensions);
 	return err;
 }
 
@@ -486,6 +560,7 @@ static void close_context(struct mdf_context *ctx)
 	memory_close(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);
+	extension_args_free(ctx->opt.extension_args, ctx->opt.extensions.nr_args);
 }
 
 int main(int argc, char **argv)
@@ -494,8 +569,10 @@ int main(int argc, char **argv)
 	int err;
 
 	err = parse_options(argc, argv, &ctx.opt);
-	if (err)
+	if (err) {
+		close_context(&ctx);
 		return EXIT_FAILURE;
+	}
 	msg_set_level(ctx.opt.message_level);
 	msg_set_stdout_is_data(ctx.opt.flatten ||
 			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
@@ -506,10 +583,10 @@ int main(int argc, char **argv)
 	switch (ctx.opt.mode) {
 	case MODE_HELP:
 		print_usage(stdout);
-		return EXIT_SUCCESS;
+		break;
 	case MODE_VERSION:
 		printf("makedumpfile: version %s (kallsyms/BTF rebuild)\n", MDF_VERSION);
-		return EXIT_SUCCESS;
+		break;
 	case MODE_REASSEMBLE_FLAT:
 		err = flat_reassemble(STDIN_FILENO, "standard input", ctx.opt.output, ctx.opt.force);
 		break;

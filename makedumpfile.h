@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include "extension.h"
+
 #define MDF_VERSION "0.1.0"
 
 enum mdf_mode {
@@ -31,6 +33,8 @@ struct mdf_options {
 	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
 	unsigned long cyclic_buffer_kib;  /* --cyclic-buffer; 0: from free memory */
 	int num_threads;              /* --num-threads: accepted, one thread for now */
+	struct extension_options extensions;
+	struct extension_arg *extension_args;  /* owned; extensions.args points here */
 	const char *type_spec;        /* --dump-type */
 };
 
@@ -46,5 +50,21 @@ struct mdf_context {
 	struct memory *memory;
 	struct symbols *symbols;      /* kallsyms and BTF, loaded as asked for */
 };
+
+/*
+ * For extensions written against the series posted to the kexec list:
+ * readmem(VADDR, addr, buf, size) returns size on success and 0 on failure,
+ * as upstream's; the accessors read a value at a buffer address.  New
+ * extensions use makedumpfile-extension.h.
+ */
+#include <stddef.h>
+
+#define PADDR 1
+#define VADDR 2
+#define ULONG(ADDR) (*(unsigned long *)(ADDR))
+#define UINT(ADDR) (*(unsigned int *)(ADDR))
+#define VOID_PTR(ADDR) (*(void **)(ADDR))
+
+int readmem(int type_addr, unsigned long long addr, void *buf, size_t size);
 
 #endif

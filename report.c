@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "extension.h"
 #include "message.h"
 #include "report.h"
 
@@ -145,6 +146,19 @@ void report_print(const struct report_totals *t)
 	msg_report("Total pages     : 0x%016" PRIx64, t->max_pfn);
 	msg_report("Write bytes     : %" PRIu64, t->bytes_written);
 	msg_report("%s", "");
+}
+
+void report_extensions(const struct extension_results *results)
+{
+	for (size_t i = 0; i < results->count; i++) {
+		const struct extension_outcome *o = &results->outcomes[i];
+
+		if (o->ok)
+			msg_report("Extension %s: 0x%016" PRIx64 " pages to discard, 0x%016" PRIx64
+				   " to keep", o->name, o->discard_pages, o->keep_pages);
+		else
+			msg_report("Extension %s: failed, its ranges dropped: %s", o->name, o->problem);
+	}
 }
 
 void report_saved(const char *path)

@@ -74,6 +74,14 @@ struct report_totals {
  */
 void report_print(const struct report_totals *t);
 
+struct extension_results;
+
+/*
+ * One line per extension at the report level: what it discarded and kept,
+ * or why it failed and its ranges were dropped.
+ */
+void report_extensions(const struct extension_results *results);
+
 /* "The dumpfile is saved to PATH.", after a blank line (common level). */
 void report_saved(const char *path);
 

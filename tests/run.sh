@@ -5,7 +5,7 @@
 # reused until their source changes.
 set -u
 PROJECT=$(cd "$(dirname "$0")/.." && pwd)
-export PROJECT MDF TOOLS
+export PROJECT MDF TOOLS MDF_SANITIZE
 export RESULTS=$PROJECT/build/test-results
 export WORKROOT=$PROJECT/build/test-work
 rm -rf "$WORKROOT" && mkdir -p "$WORKROOT"

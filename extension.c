@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The extension loader: trust checks, one child process per extension,
+ * and the pipe that brings each one's ranges back.
+ *
+ * Extensions run as root in the kdump kernel, on memory that may be
+ * corrupt: they are code we did not write, reading data nobody vouches
+ * for.  Isolation is by process: a child inherits the dump reader (copy on
+ * write) and everything already decoded, loads one extension, and sends
+ * one message: a header with a status and a text, then the ranges.  The
+ * parent waits for it with a deadline; a child that dies, hangs or sends a
+ * short or inconsistent message is reported and its ranges are dropped.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "erase_info.h"
+#include "extension.h"
+#include "extension_runtime.h"
+#include "makedumpfile-extension.h"
+#include "message.h"
+
+#define MESSAGE_MAGIC 0x6d646678u   /* "mdfx" */
+/* A million ranges is far more than any filter needs; more is a runaway. */
+#define MAX_RANGES (1u << 24)
+#define MAX_TEXT 1024
+
+struct message_header {
+	uint32_t magic;
+	int32_t status;
+	uint32_t text_len;
+	uint32_t nr_ranges;
+};
+
+struct message_range {
+	uint64_t start;
+	uint64_t count;
+	uint64_t keep;
+};
+
+int extension_parse_arg(const char *text, struct extension_arg *arg)
+{
+	const char *colon = strchr(text, ':');
+	const char *equals = colon ? strchr(colon, '=') : NULL;
+
+	if (!colon || colon == text || !equals || equals == colon + 1) {
+		msg_error("--extension-arg \"%s\" is not NAME:KEY=VALUE", text);
+		return -EINVAL;
+	}
+	arg->extension = strndup(text, (size_t)(colon - text));
+	arg->key = strndup(colon + 1, (size_t)(equals - colon - 1));
+	arg->value = equals + 1;
+	if (!arg->extension || !arg->key) {
+		free((char *)arg->extension);
+		free((char *)arg->key);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void extension_args_free(struct extension_arg *args, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		free((char *)args[i].extension);
+		free((char *)args[i].key);
+	}
+	free(args);
+}
+
+/* Owned by root or by us, not writable by group or others. */
+static bool trusted(const struct stat *st, char *why, size_t len)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		snprintf(why, len, "owned by uid %u, neither root nor the user running makedumpfile",
+			 (unsigned int)st->st_uid);
+		return false;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, len, "writable by %s (mode %04o)",
+			 st->st_mode & S_IWOTH ? "others" : "its group", (unsigned int)(st->st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.so names of @dir, sorted; none when the directory does not exist. */
+static int list_extensions(const char *dir, char ***names, size_t *count)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **list = NULL;
+	size_t n = 0;
+
+	*names = NULL;
+	*count = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char **grown;
+
+		if (len < 4 || strcmp(e->d_name + len - 3, ".so"))
+			continue;
+		grown = realloc(list, (n + 1) * sizeof(*list));
+		if (!grown || !(grown[n] = strdup(e->d_name))) {
+			free(grown ? grown : list);
+			closedir(d);
+			return -ENOMEM;
+		}
+		list = grown;
+		n++;
+	}
+	closedir(d);
+	qsort(list, n, sizeof(*list), compare_names);
+	*names = list;
+	*count = n;
+	return 0;
+}
+
+/*
+ * Whether @path may be loaded: it resolves inside @real_dir and is a
+ * trusted regular file.  On refusal, @why says why.
+ */
+static bool file_trusted(const char *path, const char *real_dir, char *why, size_t len)
+{
+	char real[PATH_MAX];
+	size_t dir_len = strlen(real_dir);
+	struct stat st;
+
+	if (!realpath(path, real)) {
+		snprintf(why, len, "cannot resolve it: %s", strerror(errno));
+		return false;
+	}
+	if (strncmp(real, real_dir, dir_len) || real[dir_len] != '/' || strchr(real + dir_len + 1, '/')) {
+		snprintf(why, len, "it leads to %s, outside the extensions directory", real);
+		return false;
+	}
+	if (stat(real, &st) < 0) {
+		snprintf(why, len, "cannot stat it: %s", strerror(errno));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "not a regular file");
+		return false;
+	}
+	return trusted(&st, why, len);
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int send_ranges(int fd, const struct pfn_ranges *set, bool keep)
+{
+	for (size_t i = 0; i < set->count; i++) {
+		struct message_range r = { set->ranges[i].start, set->ranges[i].end - set->ranges[i].start, keep };
+
+		if (write_all(fd, &r, sizeof(r)))
+			return -1;
+	}
+	return 0;
+}
+
+/* The child: load, initialise, report.  Never returns. */
+static void run_child(int fd, const char *path, const char *name, const struct extension_options *opt,
+		      const struct extension_env *env)
+{
+	struct message_header h = { .magic = MESSAGE_MAGIC };
+	struct pfn_ranges *keep, *discard;
+	char text[MAX_TEXT] = "";
+	void *handle;
+	int (*init)(struct mdf_extension *);
+
+	extension_runtime_begin(env, name, opt->args, opt->nr_args);
+	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		h.status = -ENOEXEC;
+		snprintf(text, sizeof(text), "cannot load it: %s", dlerror());
+	} else {
+		*(void **)&init = dlsym(handle, "mdf_extension_init");
+		if (init) {
+			h.status = init(extension_runtime_handle());
+			if (h.status > 0)
+				h.status = -h.status;
+			if (h.status)
+				snprintf(text, sizeof(text), "mdf_extension_init() returned %d (%s)",
+					 h.status, strerror(-h.status));
+		}
+	}
+	extension_runtime_ranges(&keep, &discard);
+	pfn_ranges_merge(keep);
+	pfn_ranges_merge(discard);
+	h.text_len = (uint32_t)strlen(text);
+	h.nr_ranges = (uint32_t)(keep->count + discard->count);
+	if (write_all(fd, &h, sizeof(h)) || write_all(fd, text, h.text_len) ||
+	    send_ranges(fd, keep, true) || send_ranges(fd, discard, false))
+		_exit(2);
+	/* No atexit handlers or destructors of an extension the parent may not trust. */
+	_exit(0);
+}
+
+/* Reads exactly @len bytes by @deadline; -ETIMEDOUT, -EPIPE (EOF) or -errno. */
+static int read_by(int fd, void *buf, size_t len, const struct timespec *deadline)
+{
+	char *p = buf;
+
+	while (len) {
+		struct timespec now;
+		long ms;
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+		if (ms <= 0)
+			return -ETIMEDOUT;
+		n = poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			continue;
+		n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EPIPE;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Why a child ended without a complete message. */
+static void describe_end(pid_t pid, int err, unsigned int timeout, char *why, size_t len)
+{
+	int status;
+
+	if (err == -ETIMEDOUT) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		snprintf(why, len, "did not finish within %u s (killed)", timeout);
+		return;
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		snprintf(why, len, "lost: %s", strerror(errno));
+	else if (WIFSIGNALED(status))
+		snprintf(why, len, "crashed (signal %d, %s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(why, len, "exited with status %d before reporting its ranges",
+			 WEXITSTATUS(status));
+}
+
+/*
+ * The parent's side of one extension: its ranges go to @keep and @discard
+ * only when the whole message arrived and every range lies in the dump.
+ */
+static int collect(int fd, pid_t pid, const struct extension_options *opt, const struct extension_env *env,
+		   struct extension_outcome *out, struct pfn_ranges *keep, struct pfn_ranges *discard)
+{
+	struct message_header h;
+	struct message_range *ranges = NULL;
+	struct timespec deadline;
+	char why[MAX_TEXT + 128] = "";
+	int err, status;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += opt->timeout;
+	err = read_by(fd, &h, sizeof(h), &deadline);
+	if (!err && (h.magic != MESSAGE_MAGIC || h.text_len > MAX_TEXT || h.nr_ranges > MAX_RANGES)) {
+		snprintf(why, sizeof(why), "sent a malformed report (%u ranges)", h.nr_ranges);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		goto failed;
+	}
+	if (!err) {
+		char text[MAX_TEXT + 1];
+
+		err = read_by(fd, text, h.text_len, &deadline);
+		text[err ? 0 : h.text_len] = '\0';
+		ranges = malloc((size_t)h.nr_ranges * sizeof(*ranges) + 1);
+		if (!ranges) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -ENOMEM;
+		}
+		if (!err)
+			err = read_by(fd, ranges, (size_t)h.nr_ranges * sizeof(*ranges), &deadline);
+		if (!err && h.status) {
+			snprintf(why, sizeof(why), "%s", text);
+			waitpid(pid, &status, 0);
+			goto failed;
+		}
+	}
+	if (err) {
+		describe_end(pid, err, opt->timeout, why, sizeof(why));
+		goto failed;
+	}
+	waitpid(pid, &status, 0);
+	for (uint32_t i = 0; i < h.nr_ranges; i++) {
+		const struct message_range *r = &ranges[i];
+
+		if (r->start >= env->max_pfn || r->count > env->max_pfn - r->start) {
+			snprintf(why, sizeof(why), "registered pfns 0x%" PRIx64 "-0x%" PRIx64
+				 " beyond the dump's last pfn 0x%" PRIx64, r->start,
+				 r->start + r->count - 1, env->max_pfn - 1);
+			goto failed;
+		}
+	}
+	for (uint32_t i = 0; i < h.nr_ranges; i++) {
+		const struct message_range *r = &ranges[i];
+
+		err = pfn_ranges_add(r->keep ? keep : discard, r->start, r->count);
+		if (err)
+			goto out;
+		*(r->keep ? &out->keep_pages : &out->discard_pages) += r->count;
+	}
+	out->ok = true;
+	err = 0;
+	goto out;
+failed:
+	out->problem = strdup(why);
+	err = out->problem ? 0 : -ENOMEM;
+out:
+	free(ranges);
+	return err;
+}
+
+static int run_one(const char *path, const char *name, const struct extension_options *opt,
+		   const struct extension_env *env, struct extension_outcome *out,
+		   struct pfn_ranges *keep, struct pfn_ranges *discard)
+{
+	int fds[2], err;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		msg_error("cannot create a pipe for extension %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		msg_error("cannot fork for extension %s: %s", path, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		run_child(fds[1], path, name, opt, env);
+	}
+	close(fds[1]);
+	err = collect(fds[0], pid, opt, env, out, keep, discard);
+	close(fds[0]);
+	return err;
+}
+
+int extensions_run(const struct extension_options *opt, const struct extension_env *env,
+		   struct pfn_ranges *keep, struct pfn_ranges *discard,
+		   struct extension_results *results)
+{
+	const char *dir = opt->dir ? opt->dir : EXTENSION_DIR;
+	char real_dir[PATH_MAX], why[PATH_MAX + 128] = "";
+	char **names = NULL;
+	size_t count = 0;
+	struct stat st;
+	int err;
+
+	memset(results, 0, sizeof(*results));
+	if (opt->disabled)
+		return 0;
+	err = list_extensions(dir, &names, &count);
+	if (err) {
+		msg_warn("cannot read the extensions directory %s: %s; no extension runs", dir,
+			 strerror(-err));
+		return 0;
+	}
+	if (!count)
+		goto out;
+	if (!realpath(dir, real_dir) || stat(real_dir, &st) < 0 || !trusted(&st, why, sizeof(why))) {
+		msg_warn("extensions directory %s is not trusted (%s): no extension runs", dir,
+			 *why ? why : strerror(errno));
+		goto out;
+	}
+	/* Decode symbols and types once, before the children inherit them. */
+	err = extension_runtime_prepare(env);
+	if (err)
+		goto out;
+	results->outcomes = calloc(count, sizeof(*results->outcomes));
+	if (!results->outcomes) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < count; i++) {
+		struct extension_outcome *o = &results->outcomes[results->count++];
+		size_t len = strlen(names[i]);
+		char path[PATH_MAX];
+
+		o->name = strndup(names[i], len - 3);
+		if (!o->name) {
+			err = -ENOMEM;
+			goto out;
+		}
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", real_dir, names[i]) >= sizeof(path))
+			snprintf(why, sizeof(why), "its path is longer than %d bytes", PATH_MAX);
+		else if (file_trusted(path, real_dir, why, sizeof(why)))
+			why[0] = '\0';
+		if (why[0]) {
+			o->problem = strdup(why);
+			msg_warn("extension %s refused: %s", path, why);
+			continue;
+		}
+		err = run_one(path, o->name, opt, env, o, keep, discard);
+		if (err)
+			goto out;
+		if (o->ok)
+			msg_info("Loaded extension: %s", path);
+		else
+			msg_warn("extension %s failed: %s; its page ranges are dropped", path, o->problem);
+	}
+	pfn_ranges_merge(keep);
+	pfn_ranges_merge(discard);
+out:
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+void extension_results_free(struct extension_results *results)
+{
+	for (size_t i = 0; i < results->count; i++) {
+		free(results->outcomes[i].name);
+		free(results->outcomes[i].problem);
+	}
+	free(results->outcomes);
+	memset(results, 0, sizeof(*results));
+}

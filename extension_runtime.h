@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The side of makedumpfile that an extension talks to: the state behind
+ * the functions of makedumpfile-extension.h, in the child process that
+ * runs one extension.
+ */
+#ifndef MDF_EXTENSION_RUNTIME_H
+#define MDF_EXTENSION_RUNTIME_H
+
+#include <stddef.h>
+
+struct extension_arg;
+struct extension_env;
+struct mdf_extension;
+struct pfn_ranges;
+
+/* In the parent, before any child: decode symbols and types the children share. */
+int extension_runtime_prepare(const struct extension_env *env);
+/* In a child, before the extension is loaded. */
+void extension_runtime_begin(const struct extension_env *env, const char *name,
+			     const struct extension_arg *args, size_t nr_args);
+/* The handle given to mdf_extension_init(). */
+struct mdf_extension *extension_runtime_handle(void);
+/* The ranges the extension registered. */
+void extension_runtime_ranges(struct pfn_ranges **keep, struct pfn_ranges **discard);
+
+#endif

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A test extension whose entry point reports a failure. */
+#include <errno.h>
+
+#include "makedumpfile-extension.h"
+
+int mdf_extension_init(struct mdf_extension *ext)
+{
+	(void)ext;
+	mdf_discard_pfns(0x1000, 16);
+	return -ENOENT;
+}
