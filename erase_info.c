@@ -1,22 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "erase_info.h"
 
+int pfn_ranges_reserve(struct pfn_ranges *set, size_t count)
+{
+	size_t capacity = set->capacity ? set->capacity : 64;
+	struct pfn_range *grown;
+
+	if (set->count + count <= set->capacity)
+		return 0;
+	while (capacity < set->count + count)
+		capacity *= 2;
+	grown = realloc(set->ranges, capacity * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	set->ranges = grown;
+	set->capacity = capacity;
+	return 0;
+}
+
 int pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count)
 {
+	int err;
+
 	if (count == 0 || start + count < start)
 		return -EINVAL;
-	if (set->count == set->capacity) {
-		size_t capacity = set->capacity ? set->capacity * 2 : 64;
-		struct pfn_range *grown = realloc(set->ranges, capacity * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		set->ranges = grown;
-		set->capacity = capacity;
-	}
+	err = pfn_ranges_reserve(set, 1);
+	if (err)
+		return err;
 	set->ranges[set->count++] = (struct pfn_range){ start, start + count };
 	set->merged = false;
 	return 0;
@@ -33,9 +47,15 @@ void pfn_ranges_merge(struct pfn_ranges *set)
 {
 	size_t kept = 0;
 
+	bool sorted = true;
+
 	if (set->merged)
 		return;
-	qsort(set->ranges, set->count, sizeof(*set->ranges), compare_starts);
+	/* Ranges often arrive in order (one extension's, already merged): no sort then. */
+	for (size_t i = 1; i < set->count && sorted; i++)
+		sorted = set->ranges[i - 1].start <= set->ranges[i].start;
+	if (!sorted)
+		qsort(set->ranges, set->count, sizeof(*set->ranges), compare_starts);
 	for (size_t i = 0; i < set->count; i++) {
 		struct pfn_range *last = kept ? &set->ranges[kept - 1] : NULL;
 

@@ -180,15 +180,24 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int send_ranges(int fd, const struct pfn_ranges *set, bool keep)
+/* All ranges in one buffer: a write per range would cost a system call each. */
+static int send_ranges(int fd, const struct pfn_ranges *keep, const struct pfn_ranges *discard)
 {
-	for (size_t i = 0; i < set->count; i++) {
-		struct message_range r = { set->ranges[i].start, set->ranges[i].end - set->ranges[i].start, keep };
+	size_t count = keep->count + discard->count, n = 0;
+	struct message_range *buf = malloc(count * sizeof(*buf) + 1);
+	int err;
 
-		if (write_all(fd, &r, sizeof(r)))
-			return -1;
-	}
-	return 0;
+	if (!buf)
+		return -1;
+	for (size_t i = 0; i < keep->count; i++, n++)
+		buf[n] = (struct message_range){ keep->ranges[i].start,
+						 keep->ranges[i].end - keep->ranges[i].start, true };
+	for (size_t i = 0; i < discard->count; i++, n++)
+		buf[n] = (struct message_range){ discard->ranges[i].start,
+						 discard->ranges[i].end - discard->ranges[i].start, false };
+	err = write_all(fd, buf, count * sizeof(*buf));
+	free(buf);
+	return err;
 }
 
 /* The child: load, initialise, report.  Never returns. */
@@ -223,7 +232,7 @@ static void run_child(int fd, const char *path, const char *name, const struct e
 	h.text_len = (uint32_t)strlen(text);
 	h.nr_ranges = (uint32_t)(keep->count + discard->count);
 	if (write_all(fd, &h, sizeof(h)) || write_all(fd, text, h.text_len) ||
-	    send_ranges(fd, keep, true) || send_ranges(fd, discard, false))
+	    send_ranges(fd, keep, discard))
 		_exit(2);
 	/* No atexit handlers or destructors of an extension the parent may not trust. */
 	_exit(0);
@@ -330,6 +339,11 @@ static int collect(int fd, pid_t pid, const struct extension_options *opt, const
 		goto failed;
 	}
 	waitpid(pid, &status, 0);
+	err = pfn_ranges_reserve(keep, h.nr_ranges);
+	if (!err)
+		err = pfn_ranges_reserve(discard, h.nr_ranges);
+	if (err)
+		goto out;
 	for (uint32_t i = 0; i < h.nr_ranges; i++) {
 		const struct message_range *r = &ranges[i];
 

@@ -44,3 +44,29 @@ echo "== ours against upstream makedumpfile ($(makedumpfile -v 2>/dev/null | hea
 /usr/bin/python3 "$PROJECT/bench/bench.py" --ours "$MDF" --upstream "$(command -v makedumpfile)" \
 	--runs "$RUNS" --workdir "$WORK" "${dumps[@]}" \
 	--job "-d31 -l=-l -d 31" --job "-d31 -c=-c -d 31" --job "-d31 -z=-z -d 31" --job "-d31 -p=-p -d 31"
+
+# Extensions: the cost of 100,000 registered ranges (over free pages of the
+# generated dump, so that the output does not change), against an extension
+# that registers none; and a real extension phase on the shared dump.
+if [ -d "$TOOLS/extensions" ]; then
+	for ext in many_ranges labprobe_anon; do
+		mkdir -p "$WORK/ext-$ext" && chmod 0755 "$WORK/ext-$ext"
+		install -m 0644 "$TOOLS/extensions/$ext.so" "$WORK/ext-$ext/"
+	done
+	if [ -s "${large:-}" ]; then
+		echo
+		echo "== 100,000 extension ranges, generated-16g -d 31 -l, median of $RUNS runs"
+		/usr/bin/python3 "$PROJECT/bench/variants.py" --runs "$RUNS" --out "$WORK/ext.kdump" \
+			"no extension=$MDF -f -l -d 31 --no-extensions $large $WORK/ext.kdump" \
+			"an extension with no range=$MDF -f -l -d 31 --extension-dir $WORK/ext-many_ranges --extension-arg many_ranges:count=0 $large $WORK/ext.kdump" \
+			"100,000 ranges=$MDF -f -l -d 31 --extension-dir $WORK/ext-many_ranges --extension-arg many_ranges:first=0x100000 $large $WORK/ext.kdump"
+	fi
+	dump=$FIXTURES/6.1-kdump.elf
+	if [ -s "$dump" ]; then
+		echo
+		echo "== an extension phase, 6.1-kdump -d 31 -l, median of $RUNS runs"
+		/usr/bin/python3 "$PROJECT/bench/variants.py" --runs "$RUNS" --out "$WORK/ext.kdump" \
+			"no extension=$MDF -f -l -d 31 --no-extensions $dump $WORK/ext.kdump" \
+			"labprobe_anon (tasks, VMAs, uvtop)=$MDF -f -l -d 31 --extension-dir $WORK/ext-labprobe_anon $dump $WORK/ext.kdump"
+	fi
+fi
