@@ -90,6 +90,12 @@ static int elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 		else
 			hi = mid;
 	}
+	/* The common case: one segment holds the whole page in the file. */
+	if (lo < ei->nr_segments && ei->segments[lo].phys_start <= page_start &&
+	    ei->segments[lo].phys_start + ei->segments[lo].file_size >= page_end)
+		return input_pread(in, buf, in->page_size,
+				   ei->segments[lo].file_offset + (page_start - ei->segments[lo].phys_start),
+				   "a PT_LOAD segment");
 	memset(buf, 0, in->page_size);
 	for (size_t i = lo; i < ei->nr_segments && ei->segments[i].phys_start < page_end; i++) {
 		const struct elf_segment *seg = &ei->segments[i];
