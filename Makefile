@@ -19,7 +19,7 @@ EXTENSIONDIR ?= /usr/lib64/makedumpfile/extensions
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' makedumpfile.h)
 
 CPPFLAGS += -D_GNU_SOURCE -I. -DEXTENSION_DIR='"$(EXTENSIONDIR)"'
-LIBS := -lbpf -lelf -lz -llzo2 -lsnappy -lzstd
+LIBS := -lbpf -lelf -lz -ldeflate -llzo2 -lsnappy -lzstd
 
 ifeq ($(SANITIZE),1)
 BUILD ?= build/asan

