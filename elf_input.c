@@ -31,10 +31,48 @@ struct elf_segment {
 	uint64_t file_size;    /* bytes backed by the file, <= phys_end - phys_start */
 };
 
+/*
+ * Pages are mostly read in ascending order (the page scan, the writer):
+ * after two consecutive pages, the following ones come from a window read
+ * ahead in one call, so that a dump costs a read per window, not per page.
+ * Scattered reads (page-table walks, symbol tables) read what they ask.
+ */
+#define READ_AHEAD (1u << 20)
+
 struct elf_input {
 	struct elf_segment *segments;
 	size_t nr_segments;
+	unsigned char *window;
+	uint64_t window_offset;   /* file offset of window[0] */
+	size_t window_len;
+	uint64_t next_offset;     /* where a sequential reader reads next */
 };
+
+/* Reads the page at file offset @offset of @seg, through the read-ahead window. */
+static int read_whole_page(struct dump_input *in, struct elf_input *ei, const struct elf_segment *seg,
+			   uint64_t offset, void *buf)
+{
+	uint64_t seg_file_end = seg->file_offset + seg->file_size;
+	bool sequential = offset == ei->next_offset;
+	int err;
+
+	ei->next_offset = offset + in->page_size;
+	if (offset >= ei->window_offset && offset + in->page_size <= ei->window_offset + ei->window_len) {
+		memcpy(buf, ei->window + (offset - ei->window_offset), in->page_size);
+		return 0;
+	}
+	if (!sequential || (!ei->window && !(ei->window = malloc(READ_AHEAD))))
+		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
+	ei->window_len = seg_file_end - offset < READ_AHEAD ? (size_t)(seg_file_end - offset) : READ_AHEAD;
+	ei->window_offset = offset;
+	err = input_pread(in, ei->window, ei->window_len, offset, "a PT_LOAD segment");
+	if (err) {
+		ei->window_len = 0;
+		return err;
+	}
+	memcpy(buf, ei->window, in->page_size);
+	return 0;
+}
 
 static int compare_segments(const void *a, const void *b)
 {
@@ -75,7 +113,7 @@ static void trim_overlaps(struct elf_input *ei)
 
 static int elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 {
-	const struct elf_input *ei = in->priv;
+	struct elf_input *ei = in->priv;
 	uint64_t page_start = pfn * in->page_size;
 	uint64_t page_end = page_start + in->page_size;
 	size_t lo = 0, hi = ei->nr_segments;
@@ -93,9 +131,9 @@ static int elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 	/* The common case: one segment holds the whole page in the file. */
 	if (lo < ei->nr_segments && ei->segments[lo].phys_start <= page_start &&
 	    ei->segments[lo].phys_start + ei->segments[lo].file_size >= page_end)
-		return input_pread(in, buf, in->page_size,
-				   ei->segments[lo].file_offset + (page_start - ei->segments[lo].phys_start),
-				   "a PT_LOAD segment");
+		return read_whole_page(in, ei, &ei->segments[lo],
+				       ei->segments[lo].file_offset + (page_start - ei->segments[lo].phys_start),
+				       buf);
 	memset(buf, 0, in->page_size);
 	for (size_t i = lo; i < ei->nr_segments && ei->segments[i].phys_start < page_end; i++) {
 		const struct elf_segment *seg = &ei->segments[i];
@@ -144,8 +182,10 @@ static void elf_close(struct dump_input *in)
 {
 	struct elf_input *ei = in->priv;
 
-	if (ei)
+	if (ei) {
 		free(ei->segments);
+		free(ei->window);
+	}
 	free(ei);
 	in->priv = NULL;
 }
