@@ -19,20 +19,7 @@ import re
 import subprocess
 import sys
 
-import kdumpfile
-
-
-def pfn_set(path):
-    pagemap = kdumpfile.kdumpfile(path).attr['file.pagemap']
-    pfns, pfn = set(), 0
-    while True:
-        try:
-            start = pagemap.find_set(pfn)
-        except Exception:
-            return pfns
-        end = pagemap.find_clear(start)
-        pfns.update(range(start, end))
-        pfn = end
+from testlib import pfn_set
 
 
 def digests(dumpread, path, pfns):

@@ -31,23 +31,10 @@ import sys
 
 import kdumpfile
 
-from testlib import MARKERS, PAGE, digest
+from testlib import MARKERS, PAGE, digest, pfn_set
 
 REPORT = ['Pages filled with zero', 'Non-private cache pages', 'Private cache pages',
           'User process data pages', 'Free pages', 'Hwpoison pages', 'Offline pages']
-
-
-def pfn_set(path):
-    pagemap = kdumpfile.kdumpfile(path).attr['file.pagemap']
-    pfns, pfn = set(), 0
-    while True:
-        try:
-            start = pagemap.find_set(pfn)
-        except Exception:
-            return pfns
-        end = pagemap.find_clear(start)
-        pfns.update(range(start, end))
-        pfn = end
 
 
 def compound_tails(dumpread, vmcore, vmcoreinfo_path, pfns):

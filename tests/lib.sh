@@ -30,6 +30,18 @@ guest_kernel_kallsyms() {
 	grep -v $'\t\\[' "$VMCORES/$1/guest/kallsyms.txt"
 }
 
+# check NAME CMD...: pass when CMD succeeds, else fail with the end of its
+# output (kept in $WORK/NAME.log).
+check() {
+	local name=$1
+	shift
+	if "$@" >"$WORK/$name.log" 2>&1; then
+		pass "$name"
+	else
+		fail "$name" "$(tail -n 5 "$WORK/$name.log")"
+	fi
+}
+
 # expect_failure NAME PATTERN CMD...: CMD must exit 1 (not crash, not hang,
 # not a sanitizer report) and print PATTERN (an ERE) on stderr.
 expect_failure() {

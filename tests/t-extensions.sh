@@ -20,16 +20,6 @@ extdir() {
 	echo "$dir"
 }
 
-# check NAME CMD...: pass when CMD succeeds, else fail with its output's end.
-check() {
-	local name=$1
-	shift
-	if "$@" >"$WORK/$name.log" 2>&1; then
-		pass "$name"
-	else
-		fail "$name" "$(tail -n 4 "$WORK/$name.log")"
-	fi
-}
 
 if [ ! -s "$EXT/labprobe_anon.so" ]; then
 	skip extensions "the test extensions are not built ($EXT)"

@@ -21,16 +21,6 @@ generate() {
 		"$WORK/$name.elf" >"$WORK/$name.gen.log" 2>&1
 }
 
-# check NAME CMD...: pass when CMD succeeds, else fail with its output's tail.
-check() {
-	local name=$1
-	shift
-	if "$@" >"$WORK/$name.log" 2>&1; then
-		pass "$name"
-	else
-		fail "$name" "$(tail -n 3 "$WORK/$name.log")"
-	fi
-}
 
 for enc in abs-percpu base-relative place-relative absolute; do
 	for layout in kexec qemu; do

@@ -16,16 +16,6 @@
 UPSTREAM=$(command -v makedumpfile || true)
 CHECK="$PYTHON $PROJECT/tests/writercheck.py"
 
-# check NAME CMD...: pass when CMD succeeds, else fail with its output's end.
-check() {
-	local name=$1
-	shift
-	if "$@" >"$WORK/$name.log" 2>&1; then
-		pass "$name"
-	else
-		fail "$name" "$(tail -n 5 "$WORK/$name.log")"
-	fi
-}
 
 # write NAME ARGS...: runs makedumpfile -f ARGS; its stdout and stderr go
 # to $WORK/NAME.out and NAME.err.  Fails the test NAME-write when it fails.

@@ -7,16 +7,6 @@
 UPSTREAM=$(command -v makedumpfile || true)
 flat=$VMCORES/6.1-qemu/vmcore.qemu-kdump-zlib.flat
 
-# check NAME CMD...: pass when CMD succeeds, else fail with its output.
-check() {
-	local name=$1
-	shift
-	if "$@" >"$WORK/$name.log" 2>&1; then
-		pass "$name"
-	else
-		fail "$name" "$(tail -n 5 "$WORK/$name.log")"
-	fi
-}
 
 if [ ! -s "$flat" ]; then
 	skip kdump-qemu-cases "no $flat"

@@ -14,16 +14,6 @@
 
 CHECK="$PYTHON $PROJECT/tests/levelcheck.py"
 
-# check NAME CMD...: pass when CMD succeeds, else fail with its output's end.
-check() {
-	local name=$1
-	shift
-	if "$@" >"$WORK/$name.log" 2>&1; then
-		pass "$name"
-	else
-		fail "$name" "$(tail -n 4 "$WORK/$name.log")"
-	fi
-}
 
 for input in 6.1-kdump:6.1-kdump 6.1-qemu.relayout:6.1-qemu.relayout 6.1-qemu:6.1-qemu.relayout \
 	7.2-qemu.relayout:7.2-qemu.relayout 7.2-qemu:7.2-qemu.relayout; do

@@ -28,7 +28,7 @@ import sys
 
 import kdumpfile
 
-from testlib import digest
+from testlib import digest, pagemap_runs
 
 DISK_HEADER = struct.Struct('<8si' + '65s' * 6 + '6xqqIiiIIIIIIi')
 DISK_FIELDS = ('signature header_version sysname nodename release version machine domainname '
@@ -92,29 +92,10 @@ def cmd_headers(args):
     return 1 if bad else 0
 
 
-def runs(pagemap, max_pfn):
-    """The runs [start, end) of set bits of a libkdumpfile bitmap."""
-    pfn = 0
-    while pfn < max_pfn:
-        try:
-            start = pagemap.find_set(pfn)
-        except kdumpfile.exceptions.NoDataException:
-            return
-        if start >= max_pfn:
-            return
-        try:
-            end = min(pagemap.find_clear(start), max_pfn)
-        except kdumpfile.exceptions.NoDataException:
-            end = max_pfn
-        yield start, end
-        pfn = end
-
-
 def pfn_runs(path):
-    k = kdumpfile.kdumpfile(path)
     max_pfn = read_header(path)['max_mapnr_64'] if open(path, 'rb').read(5) == b'KDUMP' \
         else 1 << 40
-    return list(runs(k.attr['file.pagemap'], max_pfn))
+    return pagemap_runs(path, max_pfn)
 
 
 def cmd_pfnset(args):
@@ -136,7 +117,7 @@ def cmd_pages(args):
     dumpread, ours_path, elf_path = args
     page = read_header(ours_path)['block_size']
     ours, elf = kdumpfile.kdumpfile(ours_path), kdumpfile.kdumpfile(elf_path)
-    kept = list(runs(ours.attr['file.pagemap'], read_header(ours_path)['max_mapnr_64']))
+    kept = pfn_runs(ours_path)
     pfns = [p for s, e in kept for p in range(s, e)]
     bad = 0
     for pfn in pfns:
