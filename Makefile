@@ -34,7 +34,7 @@ endif
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
-CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c \
+CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c compress_pool.c \
 	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c mem_map.c page_scan.c erase_info.c kdump_writer.c report.c \
 	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c walkers.c
 MAIN_SRCS := makedumpfile.c
@@ -59,7 +59,7 @@ EXTENSIONS := $(patsubst extensions/%.c,$(BUILD)/extensions/%.so,$(wildcard exte
 TEST_EXTENSIONS := $(patsubst tests/extensions/%.c,$(BUILD)/tests/extensions/%.so,$(wildcard tests/extensions/*.c))
 
 $(BUILD)/extensions/%.so $(BUILD)/tests/extensions/%.so: makedumpfile-extension.h
-$(BUILD)/extensions/%.so: extensions/%.c
+$(BUILD)/extensions/%.so: extensions/%.c $(wildcard extensions/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $<
 $(BUILD)/tests/extensions/%.so: tests/extensions/%.c
@@ -74,7 +74,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/mkvmcore: $(wildcard tests/gen/*.c tests/gen/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/gen -o $@ $(filter %.c,$^) $(ALL_LDFLAGS) -lelf
+	$(CC) $(ALL_CFLAGS) -Itests/gen -o $@ $(filter %.c,$^) $(ALL_LDFLAGS) -lelf -lbpf
 
 $(BUILD)/tests/dumpread: tests/tools/dumpread.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
@@ -101,7 +101,7 @@ $(BUILD)/tests/btf_bench: bench/btf_bench.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
-bench: $(BIN) $(TEST_TOOLS) $(BUILD)/tests/kallsyms_bench $(BUILD)/tests/btf_bench
+bench: $(BIN) $(TEST_TOOLS) $(BUILD)/tests/kallsyms_bench $(BUILD)/tests/btf_bench $(EXTENSIONS) $(TEST_EXTENSIONS)
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) bench/run.sh
 
 DEMO := build/demo

@@ -35,9 +35,13 @@ struct elf_segment {
  * Pages are mostly read in ascending order (the page scan, the writer):
  * after two consecutive pages, the following ones come from a window read
  * ahead in one call, so that a dump costs a read per window, not per page.
- * Scattered reads (page-table walks, symbol tables) read what they ask.
+ * The window starts small and doubles while the reads stay sequential, so
+ * that a short run of pages (a structure read by an extension) does not
+ * cost a large read.  Scattered reads (page tables, symbol tables) read
+ * what they ask.
  */
-#define READ_AHEAD (1u << 20)
+#define READ_AHEAD_MIN (64u << 10)
+#define READ_AHEAD_MAX (1u << 20)
 
 struct elf_input {
 	struct elf_segment *segments;
@@ -45,6 +49,7 @@ struct elf_input {
 	unsigned char *window;
 	uint64_t window_offset;   /* file offset of window[0] */
 	size_t window_len;
+	size_t ahead;             /* the size of the next window */
 	uint64_t next_offset;     /* where a sequential reader reads next */
 };
 
@@ -61,9 +66,15 @@ static int read_whole_page(struct dump_input *in, struct elf_input *ei, const st
 		memcpy(buf, ei->window + (offset - ei->window_offset), in->page_size);
 		return 0;
 	}
-	if (!sequential || (!ei->window && !(ei->window = malloc(READ_AHEAD))))
+	if (!sequential) {
+		ei->ahead = READ_AHEAD_MIN;
 		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
-	ei->window_len = seg_file_end - offset < READ_AHEAD ? (size_t)(seg_file_end - offset) : READ_AHEAD;
+	}
+	if (!ei->window && !(ei->window = malloc(READ_AHEAD_MAX)))
+		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
+	ei->window_len = seg_file_end - offset < ei->ahead ? (size_t)(seg_file_end - offset) : ei->ahead;
+	if (ei->ahead < READ_AHEAD_MAX)
+		ei->ahead *= 2;
 	ei->window_offset = offset;
 	err = input_pread(in, ei->window, ei->window_len, offset, "a PT_LOAD segment");
 	if (err) {
@@ -304,6 +315,7 @@ int elf_input_open(struct dump_input *in)
 	ei = calloc(1, sizeof(*ei));
 	if (!ei)
 		return -ENOMEM;
+	ei->ahead = READ_AHEAD_MIN;
 	in->priv = ei;
 	in->ops = &elf_ops;
 

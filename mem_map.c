@@ -25,7 +25,8 @@
 #define SECTION_MARKED_PRESENT 0x1ull
 /* section_mem_map's flag bits since Linux 5.12 (4 before, all below 5). */
 #define SECTION_MAP_LAST_BIT 5
-#define X86_64_KERNEL_SPACE 0xffff800000000000ull
+/* The kernel half of x86_64 with 5-level paging; 4-level's starts higher still. */
+#define X86_64_KERNEL_SPACE 0xff00000000000000ull
 
 struct mem_map {
 	struct memory *mem;

@@ -70,3 +70,31 @@ if [ -d "$TOOLS/extensions" ]; then
 			"labprobe_anon (tasks, VMAs, uvtop)=$MDF -f -l -d 31 --extension-dir $WORK/ext-labprobe_anon $dump $WORK/ext.kdump"
 	fi
 fi
+
+# The GPU buffer filters and the user-stack keeper (extensions/): each one's
+# own cost over an extension that reads one word of the dump (what any
+# extension pays first), as a share of the whole job (target: 5% or less),
+# and the time its scan says it took.
+EXT=$(dirname "$TOOLS")/extensions
+if [ -s "$EXT/amdgpu_filter.so" ] && [ -s "$TOOLS/extensions/read_one_word.so" ]; then
+	for ext in amdgpu_filter drm_shmem_filter user_stack_keep "$TOOLS/extensions/read_one_word" \
+		"$TOOLS/extensions/many_ranges"; do
+		[ "${ext#/}" = "$ext" ] && ext=$EXT/$ext
+		mkdir -p "$WORK/ext-$(basename "$ext")" && chmod 0755 "$WORK/ext-$(basename "$ext")"
+		install -m 0644 "$ext.so" "$WORK/ext-$(basename "$ext")/"
+	done
+	for name in 6.1-kdump 7.2-qemu; do
+		dump=$FIXTURES/$name.elf
+		[ -s "$dump" ] || continue
+		job="$MDF -f -l -d 31 --message-level 31"
+		echo
+		echo "== GPU filters and the stack keeper, $name -d 31 -l, median of $((RUNS * 3)) runs"
+		/usr/bin/python3 "$PROJECT/bench/extcost.py" --runs $((RUNS * 3)) --out "$WORK/ext.kdump" --baselines 3 \
+			"no extension=$job --no-extensions $dump $WORK/ext.kdump" \
+			"an extension doing nothing=$job --extension-dir $WORK/ext-many_ranges --extension-arg many_ranges:count=0 $dump $WORK/ext.kdump" \
+			"one that reads one word=$job --extension-dir $WORK/ext-read_one_word $dump $WORK/ext.kdump" \
+			"drm_shmem_filter=$job --extension-dir $WORK/ext-drm_shmem_filter $dump $WORK/ext.kdump" \
+			"amdgpu_filter=$job --extension-dir $WORK/ext-amdgpu_filter $dump $WORK/ext.kdump" \
+			"user_stack_keep (comm labprobe)=$job --extension-dir $WORK/ext-user_stack_keep --extension-arg user_stack_keep:comm=labprobe $dump $WORK/ext.kdump"
+	done
+fi

@@ -37,6 +37,13 @@ for enc in abs-percpu base-relative place-relative absolute; do
 				fail "$name-kallsyms" "$(head -c 300 "$WORK/$name.err"; diff "$WORK/$name.out" "$WORK/$name.ksyms" | head -n 4)"
 			fi
 			check "$name-vtop" $CHECK "$WORK/$name.elf" "$WORK/$name.facts" vtop
+			# Upstream reads the kexec layout only: there, the same file at -d 31.
+			if [ "$layout" = kexec ] && command -v makedumpfile >/dev/null; then
+				"$MDF" -f -l -d 31 --no-extensions --message-level 0 "$WORK/$name.elf" "$WORK/ours.kdump" &&
+					makedumpfile -f -l -d 31 --message-level 0 "$WORK/$name.elf" "$WORK/upstream.kdump" &&
+					check "$name-dump-equals-upstream" cmp "$WORK/ours.kdump" "$WORK/upstream.kdump" ||
+					fail "$name-dump-equals-upstream" "a makedumpfile run failed"
+			fi
 			rm -f "$WORK/$name.elf"
 		done
 	done

@@ -265,7 +265,7 @@ static void add_symbols(struct gen *g, uint64_t *rng)
 	obj(g, "vmemmap_base", 'D', 8, 8);
 	obj(g, "vmalloc_base", 'D', 8, 8);
 	obj(g, "page_offset_base", 'D', 8, 8);
-	obj(g, "__start_BTF", 'R', BTF_EMPTY_LEN, 8);
+	obj(g, "__start_BTF", 'R', g->amdgpu ? g->btf_size[BTF_VMLINUX] : BTF_EMPTY_LEN, 8);
 	obj(g, "__stop_BTF", 'R', 0, 1);
 	place(P_ALIGN, 0, PAGE_SIZE, 0);
 	obj(g, "__end_rodata", 'D', 0, 1);
@@ -285,6 +285,14 @@ static void add_symbols(struct gen *g, uint64_t *rng)
 	obj(g, "vmap_area_list", 'd', 16, 8);
 	obj(g, "prb", 'D', 8, 8);
 	obj(g, "printk_rb_static", 'd', printk_static_size(), 64);
+	if (g->amdgpu) {
+		obj(g, "init_task", 'D', bt_size("task_struct"), 64);
+		obj(g, "modules", 'd', 16, 8);
+		obj(g, "btf_modules", 'd', 16, 8);
+		obj(g, "panic_cpu", 'D', 4, 4);
+		obj(g, "crashing_cpu", 'D', 4, 4);
+		obj(g, "__per_cpu_offset", 'D', 8 * 64, 64);
+	}
 	for (int i = 0; i < 40; i++) {
 		uint64_t r = rng_next(rng) % 10;
 		uint64_t size = i % 17 == 3 ? 0 : 8 * (1 + rng_next(rng) % 128);
@@ -509,7 +517,11 @@ void image_fill(struct gen *g)
 			   zone_name_vaddr(g, z));
 	kv_write(g, ksym_addr(g, "zone_names") + 8 * NR_ZONES,
 		 zone_name_strings, sizeof(zone_name_strings));
-	kv_write(g, ksym_addr(g, "__start_BTF"), btf_empty, BTF_EMPTY_LEN);
+	if (g->amdgpu)
+		kv_write(g, ksym_addr(g, "__start_BTF"), g->btf[BTF_VMLINUX],
+			 g->btf_size[BTF_VMLINUX]);
+	else
+		kv_write(g, ksym_addr(g, "__start_BTF"), btf_empty, BTF_EMPTY_LEN);
 	write_uts(g);
 	kv_write64(g, ksym_addr(g, "node_data"), dm_vaddr(g, g->pgdat_paddr));
 	kv_write64(g, ksym_addr(g, "node_online_map"), 1);

@@ -258,6 +258,12 @@ uint64_t page_alloc(struct gen *g, enum page_cat cat)
 	return alloc_topdown(g, 1, 1, cat);
 }
 
+uint64_t pages_alloc(struct gen *g, uint64_t npages, uint64_t align_pages,
+		     enum page_cat cat)
+{
+	return alloc_topdown(g, npages, align_pages, cat);
+}
+
 /*
  * A page with known content: the marker, the pfn, then 'X' up to the end,
  * like the marker pages of the real fixtures.

@@ -31,6 +31,8 @@ const struct marker_kind marker_kinds[MK_NR] = {
 	[MK_COMPOUND] = { "compound", "#MKV-COMPOUND#" },
 	[MK_VMALLOC] = { "vmalloc", "#MKV-VMALLOC#" },
 	[MK_LOWMEM] = { "lowmem", "#MKV-LOWMEM#" },
+	[MK_AMDGPU] = { "amdgpu", "@GPUBUF#amdgpu!" },
+	[MK_STACK] = { "stack", "#MKV-USERSTACK#" },
 };
 
 void die(const char *fmt, ...)
@@ -216,14 +218,18 @@ static void usage(FILE *f)
 "  --crashtime N           CRASHTIME (kexec layout only)\n"
 "  --facts FILE            ground truth, see tests/gen/README.md\n"
 "  --kallsyms-out FILE     the kernel symbols in /proc/kallsyms form\n"
-"  --vmcoreinfo-out FILE   the VMCOREINFO note text\n", f);
+"  --vmcoreinfo-out FILE   the VMCOREINFO note text\n"
+"  --amdgpu                tasks with VMA maple trees, DRM devices and files,\n"
+"                          amdgpu and drm-shmem buffers, the modules drm,\n"
+"                          drm_shmem_helper and amdgpu with split BTF, vmlinux\n"
+"                          BTF, a crashing CPU (see tests/gen/README.md)\n", f);
 }
 
 static void parse_options(struct gen *g, int argc, char **argv)
 {
 	enum { O_LAYOUT = 256, O_RAM, O_HOLE, O_CRASHK, O_SPARSE, O_PAGING, O_KALLSYMS,
 	       O_KASLR, O_KPHYS, O_SEED, O_PAGES, O_CPUS, O_OSREL, O_CTIME,
-	       O_FACTS, O_KSOUT, O_VIOUT, O_HELP };
+	       O_FACTS, O_KSOUT, O_VIOUT, O_AMDGPU, O_HELP };
 	static const struct option opts[] = {
 		{ "layout", required_argument, NULL, O_LAYOUT },
 		{ "ram", required_argument, NULL, O_RAM },
@@ -242,6 +248,7 @@ static void parse_options(struct gen *g, int argc, char **argv)
 		{ "facts", required_argument, NULL, O_FACTS },
 		{ "kallsyms-out", required_argument, NULL, O_KSOUT },
 		{ "vmcoreinfo-out", required_argument, NULL, O_VIOUT },
+		{ "amdgpu", no_argument, NULL, O_AMDGPU },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -333,6 +340,9 @@ static void parse_options(struct gen *g, int argc, char **argv)
 			break;
 		case O_VIOUT:
 			g->vmcoreinfo_path = optarg;
+			break;
+		case O_AMDGPU:
+			g->amdgpu = true;
 			break;
 		case O_HELP:
 			usage(stdout);
@@ -561,7 +571,7 @@ static void write_facts(struct gen *g)
 	}
 	for (int i = 0; i < g->nvtop_fail; i++)
 		fprintf(f, "vtop_fail %#" PRIx64 "\n", g->vtop_fail[i]);
-	for (int m = 1; m < MK_NR; m++)
+	for (int m = 1; m < (g->amdgpu ? MK_NR : MK_NR_DEFAULT); m++)
 		fprintf(f, "marker_text %s %s\n", marker_kinds[m].kind,
 			marker_kinds[m].text);
 	for (uint64_t pfn = 0; pfn < g->npfns; pfn++) {
@@ -578,6 +588,8 @@ static void write_facts(struct gen *g)
 			fprintf(f, "compound %#" PRIx64 " %d %s\n", pfn,
 				p->order, cat_name(p->cat));
 	}
+	if (g->amdgpu)
+		gpu_write_facts(g, f);
 	for (char *line = g->dmesg, *nl; line && *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		fprintf(f, "dmesg %.*s\n", (int)(nl - line), line);
@@ -601,6 +613,7 @@ static void gen_free(struct gen *g)
 	free(g->syms);
 	free(g->vmcoreinfo);
 	free(g->dmesg);
+	gpu_free(g);
 	free(g);
 }
 
@@ -618,6 +631,8 @@ int main(int argc, char **argv)
 	randomize_memory(g, &rng);
 
 	mm_parse_spec(g);
+	if (g->amdgpu)
+		btf_build(g);
 	image_layout(g);
 	image_map(g);
 	pt_map_direct(g);
@@ -625,6 +640,8 @@ int main(int argc, char **argv)
 	image_free_init(g);
 	mm_late_alloc(g);
 	image_fill(g);
+	if (g->amdgpu)
+		gpu_build(g);
 	mm_finish(g);
 
 	vmcoreinfo_build(g);
@@ -636,6 +653,8 @@ int main(int argc, char **argv)
 		FILE *f = open_out(g->kallsyms_path);
 
 		kallsyms_write_list(g, f);
+		if (g->amdgpu)
+			gpu_write_kallsyms(g, f);
 		close_out(f, g->kallsyms_path);
 	}
 	if (g->vmcoreinfo_path) {

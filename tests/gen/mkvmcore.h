@@ -52,6 +52,9 @@
 
 enum layout { LAYOUT_KEXEC, LAYOUT_QEMU };
 
+/* The BTFs of the --amdgpu layout: vmlinux's, then modules' split BTF. */
+enum btf_unit { BTF_VMLINUX, BTF_DRM, BTF_AMDGPU, BTF_SHMEM, BTF_NR };
+
 enum ksym_enc {
 	KSYM_ABS_PERCPU,
 	KSYM_BASE_RELATIVE,
@@ -142,6 +145,7 @@ struct gen {
 	uint64_t seed;
 	int ncpus;
 	int64_t crashtime;
+	bool amdgpu;		/* --amdgpu: tasks, DRM, GPU buffers, modules */
 
 	/* physical memory: the kernel's RAM and what the dump file holds */
 	struct range ram[MAX_RANGES];
@@ -200,12 +204,19 @@ struct gen {
 
 	char *vmcoreinfo;
 	size_t vmcoreinfo_len;
+
+	/* --amdgpu: raw BTF, and what gen_gpu.c built */
+	void *btf[BTF_NR];
+	uint32_t btf_size[BTF_NR];
+	struct gpu_state *gpu;
 };
 
 enum marker_id {
 	MK_NONE, MK_ANON, MK_PAGECACHE, MK_VGEM, MK_KERNEL, MK_FREE,
 	MK_PRIVCACHE, MK_SWAPCACHE, MK_SLAB, MK_HWPOISON, MK_OFFLINE,
-	MK_HUGETLB, MK_COMPOUND, MK_VMALLOC, MK_LOWMEM, MK_NR
+	MK_HUGETLB, MK_COMPOUND, MK_VMALLOC, MK_LOWMEM,
+	MK_NR_DEFAULT,		/* the kinds every dump's facts list */
+	MK_AMDGPU = MK_NR_DEFAULT, MK_STACK, MK_NR
 };
 
 extern const struct marker_kind marker_kinds[MK_NR];
@@ -232,6 +243,8 @@ bool page_is_zero(const struct gen *g, uint64_t pfn);
 void claim(struct gen *g, uint64_t pfn, uint64_t count, enum page_cat cat);
 uint64_t memblock_alloc(struct gen *g, uint64_t size, uint64_t align);
 uint64_t page_alloc(struct gen *g, enum page_cat cat);
+uint64_t pages_alloc(struct gen *g, uint64_t npages, uint64_t align_pages,
+		     enum page_cat cat);
 void fill_marker_page(struct gen *g, uint64_t pfn, int marker);
 
 /* gen_pgtable.c */
@@ -275,6 +288,17 @@ void mm_finish(struct gen *g);
 /* gen_printk.c */
 size_t printk_static_size(void);
 void printk_fill(struct gen *g);
+
+/* gen_btf.c: the --amdgpu layout's BTF */
+void btf_build(struct gen *g);
+uint32_t bt_size(const char *type);
+uint32_t bt_off(const char *type, const char *path);
+
+/* gen_gpu.c: the --amdgpu layout */
+void gpu_build(struct gen *g);
+void gpu_write_facts(struct gen *g, FILE *f);
+void gpu_write_kallsyms(struct gen *g, FILE *f);
+void gpu_free(struct gen *g);
 
 /* gen_elf.c */
 void vmcoreinfo_build(struct gen *g);
