@@ -5,8 +5,8 @@
 # make check      build and run every test (ends with "N passed, N failed")
 # make check SANITIZE=1   the same under AddressSanitizer and UBSan
 # make bench      benchmarks against upstream makedumpfile
-# make extensions build extensions/*.c
-# make install    DESTDIR, PREFIX, EXTENSIONDIR as usual
+# make extensions build extensions/*.c and eppic_scripts/*.c
+# make install    DESTDIR, PREFIX, EXTENSIONDIR, EPPICDIR, MANDIR as usual
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
@@ -16,6 +16,10 @@ SBINDIR ?= $(PREFIX)/sbin
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(PREFIX)/lib/pkgconfig
 EXTENSIONDIR ?= /usr/lib64/makedumpfile/extensions
+# The erasing extensions: not in EXTENSIONDIR, where every run would load them.
+EPPICDIR ?= /usr/lib64/makedumpfile/eppic_scripts
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' makedumpfile.h)
 
 CPPFLAGS += -D_GNU_SOURCE -I. -DEXTENSION_DIR='"$(EXTENSIONDIR)"'
@@ -36,13 +40,14 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c compress_pool.c \
 	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c mem_map.c page_scan.c erase_info.c kdump_writer.c report.c \
-	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c walkers.c
+	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c walkers.c \
+	erase_apply.c erase_config.c eraseinfo.c
 MAIN_SRCS := makedumpfile.c
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 
-TEST_TOOLS := $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
+TEST_TOOLS := $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(BUILD)/tests/erasetool $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
 .PHONY: all check bench clean tests demo extensions install uninstall
@@ -57,6 +62,7 @@ $(BIN): $(MAIN_OBJS) $(CORE_OBJS) extension.syms
 EXT_CFLAGS = -std=gnu11 $(WARNINGS) -O2 -g -fPIC -shared -I. -D_GNU_SOURCE
 EXTENSIONS := $(patsubst extensions/%.c,$(BUILD)/extensions/%.so,$(wildcard extensions/*.c))
 TEST_EXTENSIONS := $(patsubst tests/extensions/%.c,$(BUILD)/tests/extensions/%.so,$(wildcard tests/extensions/*.c))
+EPPIC_SCRIPTS := $(patsubst eppic_scripts/%.c,$(BUILD)/eppic_scripts/%.so,$(wildcard eppic_scripts/*.c))
 
 $(BUILD)/extensions/%.so $(BUILD)/tests/extensions/%.so: makedumpfile-extension.h
 $(BUILD)/extensions/%.so: extensions/%.c $(wildcard extensions/*.h)
@@ -65,8 +71,11 @@ $(BUILD)/extensions/%.so: extensions/%.c $(wildcard extensions/*.h)
 $(BUILD)/tests/extensions/%.so: tests/extensions/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $<
+$(BUILD)/eppic_scripts/%.so: eppic_scripts/%.c makedumpfile-extension.h
+	@mkdir -p $(dir $@)
+	$(CC) $(EXT_CFLAGS) -o $@ $<
 
-extensions: $(EXTENSIONS)
+extensions: $(EXTENSIONS) $(EPPIC_SCRIPTS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -84,11 +93,15 @@ $(BUILD)/tests/walkread: tests/tools/walkread.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
+$(BUILD)/tests/erasetool: tests/tools/erasetool.c $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Wl,--dynamic-list=extension.syms -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+
 $(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
-tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS)
+tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS) $(EPPIC_SCRIPTS)
 
 check: tests
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) MDF_SANITIZE=$(SANITIZE) tests/run.sh
@@ -113,7 +126,7 @@ demo: $(BIN) $(BUILD)/tests/mkvmcore
 	@echo "The sample dump $(DEMO)/sample.elf, filtered to $(DEMO)/sample.kdump; its first kernel symbols:"
 	@./$(BIN) --dump-kallsyms $(DEMO)/sample.elf | head -n 5
 
-install: $(BIN) $(EXTENSIONS)
+install: $(BIN) $(EXTENSIONS) $(EPPIC_SCRIPTS)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/makedumpfile
 	install -d -m 0755 $(DESTDIR)$(EXTENSIONDIR)
 	$(if $(EXTENSIONS),install -m 0644 $(EXTENSIONS) $(DESTDIR)$(EXTENSIONDIR)/)
@@ -121,11 +134,21 @@ install: $(BIN) $(EXTENSIONS)
 	@mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@EXTENSIONDIR@|$(EXTENSIONDIR)|; s|@VERSION@|$(VERSION)|' \
 		makedumpfile-extension.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc
+	install -d -m 0755 $(DESTDIR)$(EPPICDIR)
+	$(if $(EPPIC_SCRIPTS),install -m 0644 $(EPPIC_SCRIPTS) $(DESTDIR)$(EPPICDIR)/)
+	install -D -m 0644 man/makedumpfile.8 $(DESTDIR)$(MANDIR)/man8/makedumpfile.8
+	install -D -m 0644 man/makedumpfile.conf.5 $(DESTDIR)$(MANDIR)/man5/makedumpfile.conf.5
+	install -D -m 0644 makedumpfile.conf.sample $(DESTDIR)$(DATADIR)/makedumpfile/makedumpfile.conf.sample
+	install -D -m 0644 eppic_scripts/README $(DESTDIR)$(DATADIR)/makedumpfile/eppic_scripts/README
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/makedumpfile $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc \
-		$(patsubst $(BUILD)/extensions/%,$(DESTDIR)$(EXTENSIONDIR)/%,$(EXTENSIONS))
+		$(patsubst $(BUILD)/extensions/%,$(DESTDIR)$(EXTENSIONDIR)/%,$(EXTENSIONS)) \
+		$(patsubst $(BUILD)/eppic_scripts/%,$(DESTDIR)$(EPPICDIR)/%,$(EPPIC_SCRIPTS)) \
+		$(DESTDIR)$(MANDIR)/man8/makedumpfile.8 $(DESTDIR)$(MANDIR)/man5/makedumpfile.conf.5 \
+		$(DESTDIR)$(DATADIR)/makedumpfile/makedumpfile.conf.sample \
+		$(DESTDIR)$(DATADIR)/makedumpfile/eppic_scripts/README
 
 clean:
 	rm -rf build makedumpfile

@@ -870,6 +870,21 @@ int btf_info_describe(struct btf_info *bi, const char *specs, FILE *out)
 	return err;
 }
 
+int btf_info_scope_btf(struct btf_info *bi, const char *scope, const struct btf **out)
+{
+	struct btf_unit *unit = &bi->vmlinux;
+	int err = load_vmlinux(bi);
+
+	if (!err && scope && strcmp(scope, "vmlinux")) {
+		list_modules(bi);
+		unit = find_module(bi, scope);
+		err = unit ? load_unit(bi, unit) : -ENOENT;
+	}
+	if (!err)
+		*out = unit->btf;
+	return err;
+}
+
 int btf_info_load_all(struct btf_info *bi)
 {
 	int err = list_modules(bi);

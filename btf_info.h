@@ -78,6 +78,15 @@ int btf_info_describe(struct btf_info *bi, const char *specs, FILE *out);
  */
 bool btf_info_present(const struct btf_info *bi);
 
+/*
+ * The parsed BTF of @scope alone: vmlinux's (@scope NULL or "vmlinux") or
+ * one module's, split on vmlinux's (its type ids continue vmlinux's, and
+ * libbpf resolves both through it).  For callers that walk types with
+ * libbpf.  -ENOENT, silently, for a module without BTF; a BTF that does
+ * not load was reported.
+ */
+int btf_info_scope_btf(struct btf_info *bi, const char *scope, const struct btf **out);
+
 /* Parses vmlinux's BTF and every module's now: for benchmarks and tests. */
 int btf_info_load_all(struct btf_info *bi);
 /* Module BTFs found so far (after a lookup that reached modules, or load_all). */

@@ -7,9 +7,11 @@
  * corrupt: they are code we did not write, reading data nobody vouches
  * for.  Isolation is by process: a child inherits the dump reader (copy on
  * write) and everything already decoded, loads one extension, and sends
- * one message: a header with a status and a text, then the ranges.  The
- * parent waits for it with a deadline; a child that dies, hangs or sends a
- * short or inconsistent message is reported and its ranges are dropped.
+ * one message: a header with a status and a text, the page ranges, then
+ * what it asks to erase (the WHATs, the samples, the physical pieces of
+ * each; see erase_apply.h).  The parent waits for it with a deadline; a
+ * child that dies, hangs or sends a short or inconsistent message is
+ * reported and its ranges and erasures are dropped.
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -26,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "erase_apply.h"
 #include "erase_info.h"
 #include "extension.h"
 #include "extension_runtime.h"
@@ -37,17 +40,42 @@
 #define MAX_RANGES (1u << 24)
 #define MAX_TEXT 1024
 
+/* The WHATs of one extension, NUL-terminated, each at most 127 bytes. */
+#define MAX_ENTRIES_LEN (EXTENSION_MAX_ERASE_WHATS * 128)
+
 struct message_header {
 	uint32_t magic;
 	int32_t status;
 	uint32_t text_len;
 	uint32_t nr_ranges;
+	uint32_t nr_entries;
+	uint32_t entries_len;
+	uint32_t nr_samples;
+	uint32_t nr_pieces;
 };
 
 struct message_range {
 	uint64_t start;
 	uint64_t count;
 	uint64_t keep;
+};
+
+/*
+ * After the ranges: the WHATs (entries_len bytes, each NUL-terminated), the
+ * entry of each sample (a uint32_t each), then the pieces.
+ */
+struct message_piece {
+	uint64_t paddr;
+	uint32_t len;
+	uint32_t sample;
+};
+
+/* A child's message past its header and text, as the parent receives it. */
+struct message_body {
+	struct message_range *ranges;
+	char *entries;
+	uint32_t *samples;
+	struct message_piece *pieces;
 };
 
 int extension_parse_arg(const char *text, struct extension_arg *arg)
@@ -200,16 +228,51 @@ static int send_ranges(int fd, const struct pfn_ranges *keep, const struct pfn_r
 	return err;
 }
 
+/* The erase requests: the WHATs, then each sample's entry, then the pieces. */
+static int send_erase(int fd, const struct erase_set *erase, uint32_t entries_len)
+{
+	size_t size = entries_len + erase->nr_samples * sizeof(uint32_t) +
+		      erase->nr_pieces * sizeof(struct message_piece);
+	char *buf = malloc(size + 1), *p = buf;
+	int err;
+
+	if (!buf)
+		return -1;
+	for (size_t i = 0; i < erase->nr_entries; i++)
+		p = stpcpy(p, erase->entries[i].text) + 1;
+	for (size_t i = 0; i < erase->nr_samples; i++, p += sizeof(uint32_t))
+		memcpy(p, &erase->samples[i].entry, sizeof(uint32_t));
+	for (size_t i = 0; i < erase->nr_pieces; i++, p += sizeof(struct message_piece)) {
+		struct message_piece piece = { erase->pieces[i].paddr, erase->pieces[i].len,
+					       erase->pieces[i].sample };
+
+		memcpy(p, &piece, sizeof(piece));
+	}
+	err = write_all(fd, buf, size);
+	free(buf);
+	return err;
+}
+
 /* The child: load, initialise, report.  Never returns. */
+/*
+ * An extension's fault must kill its child with the signal, for the parent
+ * to report; handlers inherited from the parent (a sanitizer's, say) would
+ * turn it into an exit status instead.
+ */
+static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+
 static void run_child(int fd, const char *path, const char *name, const struct extension_options *opt,
 		      const struct extension_env *env)
 {
 	struct message_header h = { .magic = MESSAGE_MAGIC };
 	struct pfn_ranges *keep, *discard;
+	struct erase_set *erase;
 	char text[MAX_TEXT] = "";
 	void *handle;
 	int (*init)(struct mdf_extension *);
 
+	for (size_t i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
+		signal(fault_signals[i], SIG_DFL);
 	extension_runtime_begin(env, name, opt->args, opt->nr_args);
 	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
@@ -226,13 +289,18 @@ static void run_child(int fd, const char *path, const char *name, const struct e
 					 h.status, strerror(-h.status));
 		}
 	}
-	extension_runtime_ranges(&keep, &discard);
+	extension_runtime_ranges(&keep, &discard, &erase);
 	pfn_ranges_merge(keep);
 	pfn_ranges_merge(discard);
 	h.text_len = (uint32_t)strlen(text);
 	h.nr_ranges = (uint32_t)(keep->count + discard->count);
+	h.nr_entries = (uint32_t)erase->nr_entries;
+	for (size_t i = 0; i < erase->nr_entries; i++)
+		h.entries_len += (uint32_t)strlen(erase->entries[i].text) + 1;
+	h.nr_samples = (uint32_t)erase->nr_samples;
+	h.nr_pieces = (uint32_t)erase->nr_pieces;
 	if (write_all(fd, &h, sizeof(h)) || write_all(fd, text, h.text_len) ||
-	    send_ranges(fd, keep, discard))
+	    send_ranges(fd, keep, discard) || send_erase(fd, erase, h.entries_len))
 		_exit(2);
 	/* No atexit handlers or destructors of an extension the parent may not trust. */
 	_exit(0);
@@ -293,15 +361,152 @@ static void describe_end(pid_t pid, int err, unsigned int timeout, char *why, si
 			 WEXITSTATUS(status));
 }
 
+static bool header_sane(const struct message_header *h)
+{
+	return h->magic == MESSAGE_MAGIC && h->text_len <= MAX_TEXT && h->nr_ranges <= MAX_RANGES &&
+	       h->nr_entries <= EXTENSION_MAX_ERASE_WHATS && h->entries_len <= MAX_ENTRIES_LEN &&
+	       h->nr_samples <= ERASE_MAX_PIECES && h->nr_pieces <= ERASE_MAX_PIECES;
+}
+
+static void free_body(struct message_body *b)
+{
+	free(b->ranges);
+	free(b->entries);
+	free(b->samples);
+	free(b->pieces);
+}
+
+/* The parts after the text: -ENOMEM, or read_by()'s error. */
+static int read_body(int fd, const struct message_header *h, const struct timespec *deadline,
+		     struct message_body *b)
+{
+	size_t ranges = (size_t)h->nr_ranges * sizeof(*b->ranges);
+	size_t samples = (size_t)h->nr_samples * sizeof(*b->samples);
+	size_t pieces = (size_t)h->nr_pieces * sizeof(*b->pieces);
+	int err;
+
+	b->ranges = malloc(ranges + 1);
+	b->entries = malloc((size_t)h->entries_len + 1);
+	b->samples = malloc(samples + 1);
+	b->pieces = malloc(pieces + 1);
+	if (!b->ranges || !b->entries || !b->samples || !b->pieces)
+		return -ENOMEM;
+	err = read_by(fd, b->ranges, ranges, deadline);
+	if (!err)
+		err = read_by(fd, b->entries, h->entries_len, deadline);
+	if (!err)
+		err = read_by(fd, b->samples, samples, deadline);
+	if (!err)
+		err = read_by(fd, b->pieces, pieces, deadline);
+	return err;
+}
+
+/* Says in @why what makes the message unusable; leaves it empty when all is well. */
+static void check_body(const struct message_header *h, const struct message_body *b,
+		       const struct extension_env *env, char *why, size_t len)
+{
+	uint32_t names = 0;
+	bool empty = false;
+
+	for (uint32_t i = 0; i < h->nr_ranges; i++) {
+		const struct message_range *r = &b->ranges[i];
+
+		if (r->start >= env->max_pfn || r->count > env->max_pfn - r->start) {
+			snprintf(why, len, "registered pfns 0x%" PRIx64 "-0x%" PRIx64
+				 " beyond the dump's last pfn 0x%" PRIx64, r->start,
+				 r->start + r->count - 1, env->max_pfn - 1);
+			return;
+		}
+	}
+	/* The WHATs: nr_entries non-empty strings, each NUL-terminated. */
+	for (uint32_t i = 0; i < h->entries_len; i++) {
+		if (b->entries[i])
+			continue;
+		names++;
+		empty |= i == 0 || !b->entries[i - 1];
+	}
+	if (empty || names != h->nr_entries || (h->entries_len && b->entries[h->entries_len - 1])) {
+		snprintf(why, len, "sent a malformed erase request (%" PRIu32 " names)", h->nr_entries);
+		return;
+	}
+	for (uint32_t i = 0; i < h->nr_samples; i++) {
+		if (b->samples[i] >= h->nr_entries) {
+			snprintf(why, len, "sent a malformed erase request (sample %" PRIu32 ")", i);
+			return;
+		}
+	}
+	for (uint32_t i = 0; i < h->nr_pieces; i++) {
+		const struct message_piece *p = &b->pieces[i];
+
+		if (p->sample >= h->nr_samples || !p->len || p->paddr % env->page_size + p->len >
+		    env->page_size || p->paddr / env->page_size >= env->max_pfn) {
+			snprintf(why, len, "asked to erase %" PRIu32 " bytes at physical address 0x%"
+				 PRIx64 ", not inside one page of the dump", p->len, p->paddr);
+			return;
+		}
+	}
+	if (env->erase && h->nr_pieces > ERASE_MAX_PIECES - env->erase->nr_pieces)
+		snprintf(why, len, "asked to erase %" PRIu32 " more pieces of pages than the %u "
+			 "makedumpfile keeps in all", h->nr_pieces, ERASE_MAX_PIECES);
+}
+
 /*
- * The parent's side of one extension: its ranges go to @keep and @discard
- * only when the whole message arrived and every range lies in the dump.
+ * Adds the erasures to @set, each WHAT named "NAME:WHAT"; entries and
+ * samples are made for the pieces there are, so that a request that
+ * failed in the child leaves nothing behind.
+ */
+static int add_erasures(const char *name, const struct message_header *h, const struct message_body *b,
+			struct erase_set *set, uint64_t *bytes)
+{
+	uint32_t *entries = malloc(((size_t)h->nr_entries + 1) * sizeof(*entries));
+	uint32_t *samples = malloc(((size_t)h->nr_samples + 1) * sizeof(*samples));
+	const char **whats = malloc(((size_t)h->nr_entries + 1) * sizeof(*whats));
+	int err = 0;
+
+	if (!entries || !samples || !whats) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0, at = 0; i < h->nr_entries; i++) {
+		whats[i] = b->entries + at;
+		at += (uint32_t)strlen(whats[i]) + 1;
+		entries[i] = UINT32_MAX;
+	}
+	for (uint32_t i = 0; i < h->nr_samples; i++)
+		samples[i] = UINT32_MAX;
+	for (uint32_t i = 0; i < h->nr_pieces && !err; i++) {
+		const struct message_piece *p = &b->pieces[i];
+		uint32_t entry = b->samples[p->sample];
+
+		if (entries[entry] == UINT32_MAX) {
+			char text[MAX_TEXT];
+
+			snprintf(text, sizeof(text), "%s:%s", name, whats[entry]);
+			err = erase_set_entry(set, text, false, &entries[entry]);
+		}
+		if (!err && samples[p->sample] == UINT32_MAX)
+			err = erase_set_sample(set, entries[entry], &samples[p->sample]);
+		if (!err)
+			err = erase_set_add_phys(set, samples[p->sample], p->paddr, p->len);
+		*bytes += p->len;
+	}
+out:
+	free(entries);
+	free(samples);
+	free(whats);
+	return err;
+}
+
+/*
+ * The parent's side of one extension: its ranges go to @keep and
+ * @discard, its erasures to env->erase, only when the whole message
+ * arrived and every range lies in the dump.
  */
 static int collect(int fd, pid_t pid, const struct extension_options *opt, const struct extension_env *env,
 		   struct extension_outcome *out, struct pfn_ranges *keep, struct pfn_ranges *discard)
 {
 	struct message_header h;
-	struct message_range *ranges = NULL;
+	struct message_body body = { 0 };
 	struct timespec deadline;
 	char why[MAX_TEXT + 128] = "";
 	int err, status;
@@ -309,7 +514,7 @@ static int collect(int fd, pid_t pid, const struct extension_options *opt, const
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += opt->timeout;
 	err = read_by(fd, &h, sizeof(h), &deadline);
-	if (!err && (h.magic != MESSAGE_MAGIC || h.text_len > MAX_TEXT || h.nr_ranges > MAX_RANGES)) {
+	if (!err && !header_sane(&h)) {
 		snprintf(why, sizeof(why), "sent a malformed report (%u ranges)", h.nr_ranges);
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
@@ -320,14 +525,13 @@ static int collect(int fd, pid_t pid, const struct extension_options *opt, const
 
 		err = read_by(fd, text, h.text_len, &deadline);
 		text[err ? 0 : h.text_len] = '\0';
-		ranges = malloc((size_t)h.nr_ranges * sizeof(*ranges) + 1);
-		if (!ranges) {
+		if (!err)
+			err = read_body(fd, &h, &deadline, &body);
+		if (err == -ENOMEM) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			return -ENOMEM;
+			goto out;
 		}
-		if (!err)
-			err = read_by(fd, ranges, (size_t)h.nr_ranges * sizeof(*ranges), &deadline);
 		if (!err && h.status) {
 			snprintf(why, sizeof(why), "%s", text);
 			waitpid(pid, &status, 0);
@@ -339,37 +543,32 @@ static int collect(int fd, pid_t pid, const struct extension_options *opt, const
 		goto failed;
 	}
 	waitpid(pid, &status, 0);
+	check_body(&h, &body, env, why, sizeof(why));
+	if (why[0])
+		goto failed;
 	err = pfn_ranges_reserve(keep, h.nr_ranges);
 	if (!err)
 		err = pfn_ranges_reserve(discard, h.nr_ranges);
-	if (err)
-		goto out;
-	for (uint32_t i = 0; i < h.nr_ranges; i++) {
-		const struct message_range *r = &ranges[i];
-
-		if (r->start >= env->max_pfn || r->count > env->max_pfn - r->start) {
-			snprintf(why, sizeof(why), "registered pfns 0x%" PRIx64 "-0x%" PRIx64
-				 " beyond the dump's last pfn 0x%" PRIx64, r->start,
-				 r->start + r->count - 1, env->max_pfn - 1);
-			goto failed;
-		}
-	}
-	for (uint32_t i = 0; i < h.nr_ranges; i++) {
-		const struct message_range *r = &ranges[i];
+	for (uint32_t i = 0; i < h.nr_ranges && !err; i++) {
+		const struct message_range *r = &body.ranges[i];
 
 		err = pfn_ranges_add(r->keep ? keep : discard, r->start, r->count);
-		if (err)
-			goto out;
 		*(r->keep ? &out->keep_pages : &out->discard_pages) += r->count;
 	}
+	if (!err && h.nr_pieces && env->erase)
+		err = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
+	else if (!err && h.nr_pieces)
+		msg_warn("extension %s asked to erase data, but this run erases nothing: its erasures "
+			 "are dropped", out->name);
+	if (err)
+		goto out;
 	out->ok = true;
-	err = 0;
 	goto out;
 failed:
 	out->problem = strdup(why);
 	err = out->problem ? 0 : -ENOMEM;
 out:
-	free(ranges);
+	free_body(&body);
 	return err;
 }
 

@@ -5,11 +5,13 @@
  * Each extension of the directory runs, in name order, in a child process
  * of its own: it is loaded there (its constructors run), its
  * mdf_extension_init() is called if it has one, and the ranges it
- * registered come back through a pipe.  A child that crashes, fails, exceeds
- * the time limit or sends ranges outside the dump costs only its own
- * ranges.  Before anything is loaded, the directory and each file are
- * checked: owned by root or by the user running makedumpfile, not
- * writable by group or others, not a symlink leading out of the directory.
+ * registered come back through a pipe, with the bytes it asked to erase
+ * (mdf_erase_kvaddr, mdf_erase_paddr).  A child that crashes, fails,
+ * exceeds the time limit or sends ranges outside the dump costs only its
+ * own ranges and erasures.  Before anything is loaded, the directory and
+ * each file are checked: owned by root or by the user running
+ * makedumpfile, not writable by group or others, not a symlink leading out
+ * of the directory.
  */
 #ifndef MDF_EXTENSION_H
 #define MDF_EXTENSION_H
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 struct dump_input;
+struct erase_set;
 struct mem_map;
 struct memory;
 struct pfn_ranges;
@@ -29,6 +32,8 @@ struct vmcoreinfo;
 #define EXTENSION_DIR "/usr/lib64/makedumpfile/extensions"
 #endif
 #define EXTENSION_DEFAULT_TIMEOUT 60
+/* Different WHATs of mdf_erase_*() one extension may use. */
+#define EXTENSION_MAX_ERASE_WHATS 256
 
 struct extension_arg {
 	const char *extension;   /* NAME of --extension-arg NAME:KEY=VALUE */
@@ -51,6 +56,12 @@ struct extension_env {
 	const struct mem_map *mem_map;
 	uint32_t page_size;
 	uint64_t max_pfn;
+	/*
+	 * Where the extensions' erasures go, each entry named "EXTENSION:WHAT".
+	 * NULL in a run that erases nothing: an extension's requests are then
+	 * dropped, with a warning.
+	 */
+	struct erase_set *erase;
 };
 
 /* How one extension fared, for the end-of-run report. */
@@ -60,6 +71,7 @@ struct extension_outcome {
 	char *problem;           /* why it failed, when it did */
 	uint64_t discard_pages;  /* registered, before merging with the others */
 	uint64_t keep_pages;
+	uint64_t erase_bytes;    /* asked to be erased */
 };
 
 struct extension_results {
@@ -69,7 +81,7 @@ struct extension_results {
 
 /*
  * Runs the extensions of the directory and adds their ranges to @keep and
- * @discard (merged on return).  Only a failure of makedumpfile itself (no
+ * @discard (merged on return), their erasures to env->erase (unsorted).  Only a failure of makedumpfile itself (no
  * memory, no fork) is an error: a failing extension is reported in
  * @results and in a message, and the dump goes on.
  */

@@ -6,11 +6,13 @@
  * to receive), so they work on the one runtime of the process: each child
  * runs a single extension, and the parent never calls them.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "btf_info.h"
+#include "erase_apply.h"
 #include "erase_info.h"
 #include "extension.h"
 #include "extension_runtime.h"
@@ -30,7 +32,16 @@ struct mdf_extension {
 	size_t nr_args;
 	struct pfn_ranges keep;
 	struct pfn_ranges discard;
+	/*
+	 * Its entries are the WHATs of mdf_erase_*() (the parent prefixes the
+	 * extension's name), each with one sample that gathers every call.
+	 */
+	struct erase_set erase;
 };
+
+/* Bounds of mdf_erase_*(), as makedumpfile-extension.h states them. */
+#define MAX_ERASE_CALL (64u << 20)
+#define MAX_WHAT_LEN 127
 
 static struct mdf_extension runtime;
 
@@ -60,6 +71,7 @@ void extension_runtime_begin(const struct extension_env *env, const char *name,
 	runtime.name = name;
 	runtime.args = args;
 	runtime.nr_args = nr_args;
+	erase_set_init(&runtime.erase, env->page_size, env->max_pfn);
 }
 
 struct mdf_extension *extension_runtime_handle(void)
@@ -67,10 +79,12 @@ struct mdf_extension *extension_runtime_handle(void)
 	return &runtime;
 }
 
-void extension_runtime_ranges(struct pfn_ranges **keep, struct pfn_ranges **discard)
+void extension_runtime_ranges(struct pfn_ranges **keep, struct pfn_ranges **discard,
+			      struct erase_set **erase)
 {
 	*keep = &runtime.keep;
 	*discard = &runtime.discard;
+	*erase = &runtime.erase;
 }
 
 int mdf_api_version(void)
@@ -277,4 +291,68 @@ int mdf_discard_pfns(uint64_t pfn, uint64_t count)
 int mdf_keep_pfns(uint64_t pfn, uint64_t count)
 {
 	return pfn_ranges_add(&runtime.keep, pfn, count);
+}
+
+/*
+ * The sample of @what (@fallback when NULL), made with its entry on its
+ * first use: entries and samples pair up, entry i's sample is sample i.
+ */
+static int erase_sample(const char *what, const char *fallback, uint32_t *sample)
+{
+	struct erase_set *set = &runtime.erase;
+	uint32_t entry;
+	size_t len;
+	int err;
+
+	if (!what)
+		what = fallback;
+	len = strlen(what);
+	if (!len || len > MAX_WHAT_LEN)
+		return -EINVAL;
+	/* The eraseinfo is lines of words: no spaces, no line breaks. */
+	for (size_t i = 0; i < len; i++)
+		if (!isgraph((unsigned char)what[i]))
+			return -EINVAL;
+	for (size_t i = 0; i < set->nr_entries; i++) {
+		if (!strcmp(set->entries[i].text, what)) {
+			*sample = (uint32_t)i;
+			return 0;
+		}
+	}
+	if (set->nr_entries == EXTENSION_MAX_ERASE_WHATS)
+		return -E2BIG;
+	err = erase_set_entry(set, what, false, &entry);
+	if (!err)
+		err = erase_set_sample(set, entry, sample);
+	return err;
+}
+
+int mdf_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *what)
+{
+	uint32_t sample;
+	int err;
+
+	if (!len)
+		return -EINVAL;
+	if (len > MAX_ERASE_CALL)
+		return -E2BIG;
+	err = erase_sample(what, "kvaddr", &sample);
+	if (!err)
+		err = erase_set_add_virt(&runtime.erase, runtime.env->mem, sample, vaddr, len);
+	return err;
+}
+
+int mdf_erase_paddr(uint64_t paddr, uint64_t len, const char *what)
+{
+	uint32_t sample;
+	int err;
+
+	if (!len)
+		return -EINVAL;
+	if (len > MAX_ERASE_CALL)
+		return -E2BIG;
+	err = erase_sample(what, "paddr", &sample);
+	if (!err)
+		err = erase_set_add_phys(&runtime.erase, sample, paddr, len);
+	return err;
 }

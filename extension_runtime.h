@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+struct erase_set;
 struct extension_arg;
 struct extension_env;
 struct mdf_extension;
@@ -21,7 +22,8 @@ void extension_runtime_begin(const struct extension_env *env, const char *name,
 			     const struct extension_arg *args, size_t nr_args);
 /* The handle given to mdf_extension_init(). */
 struct mdf_extension *extension_runtime_handle(void);
-/* The ranges the extension registered. */
-void extension_runtime_ranges(struct pfn_ranges **keep, struct pfn_ranges **discard);
+/* The ranges the extension registered, and what it asked to erase. */
+void extension_runtime_ranges(struct pfn_ranges **keep, struct pfn_ranges **discard,
+			      struct erase_set **erase);
 
 #endif

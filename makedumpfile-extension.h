@@ -8,7 +8,8 @@
  * and types, and before it classifies pages.  The extension walks kernel
  * structures of the crashed kernel and tells makedumpfile which page frames
  * to discard (excluded even where no dump-level rule would exclude them) or
- * to keep (never excluded, by any rule).
+ * to keep (never excluded, by any rule), and which bytes to erase from the
+ * pages written (API version 2).
  *
  * An extension acts either from an ELF constructor, or from an entry point
  *
@@ -44,7 +45,7 @@ extern "C" {
 #endif
 
 /* Raised when a function is added; an extension may check it at build time. */
-#define MDF_EXTENSION_API_VERSION 1
+#define MDF_EXTENSION_API_VERSION 2
 
 /* What makedumpfile passes to mdf_extension_init(). */
 struct mdf_extension;
@@ -164,6 +165,32 @@ int mdf_uvtop(uint64_t mm, uint64_t uvaddr, uint64_t *paddr);
 int mdf_discard_pfns(uint64_t pfn, uint64_t count);
 /* Page frames [pfn, pfn + count) never to exclude, whatever the dump level. */
 int mdf_keep_pfns(uint64_t pfn, uint64_t count);
+
+/* ---- Erasing (API version 2). ---- */
+
+/*
+ * Overwrites bytes of the crashed kernel's memory in the dump written with
+ * 'X', as an erase command of the filter config (--config) does:
+ * mdf_erase_kvaddr() the kernel virtual range [vaddr, vaddr + len), each
+ * page translated on its own (vmalloc and module memory erase correctly);
+ * mdf_erase_paddr() the physical range [paddr, paddr + len).  Pages the
+ * dump level excludes are not written at all.
+ *
+ * The dump's erase information (makedumpfile --eraseinfo prints it) gets
+ * a line "erase EXTENSION:WHAT size N" for each @what, N the bytes of all
+ * the calls with that @what that reached the dump.  @what names the kind
+ * of data ("task_struct.comm", "user_key_payload.data"), never the data:
+ * 1 to 127 printable characters without spaces; NULL says "kvaddr" or
+ * "paddr".
+ *
+ * Returns 0, or: -EFAULT or -ENODATA when a page of the virtual range does
+ * not translate (nothing of the range is erased then), -ERANGE for a
+ * physical range beyond the dump, -EINVAL for a zero @len or a bad @what,
+ * -E2BIG for more than 64 MiB in one call, more than 256 different @what
+ * in one extension, or too many ranges in all.
+ */
+int mdf_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *what);
+int mdf_erase_paddr(uint64_t paddr, uint64_t len, const char *what);
 
 #ifdef __cplusplus
 }

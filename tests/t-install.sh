@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make install into a DESTDIR: the binary, the extensions directory, the
-# extension header and its pkg-config file; a third-party extension builds
-# against the installed header with pkg-config alone; make uninstall.
+# extension header and its pkg-config file, the erasing extensions of
+# eppic_scripts/ and their README, the man pages (which man -l shows) and
+# the sample filter config; a third-party extension, one that erases too,
+# builds against the installed header with pkg-config alone; make uninstall.
 . "$PROJECT/tests/lib.sh"
 
 root=$WORK/root
@@ -18,14 +20,43 @@ for f in usr/sbin/makedumpfile usr/include/makedumpfile-extension.h \
 done
 [ -d "$root/usr/lib64/makedumpfile/extensions" ] && pass install-extension-dir ||
 	fail install-extension-dir "no extensions directory"
+for f in usr/lib64/makedumpfile/eppic_scripts/proc_names.so usr/lib64/makedumpfile/eppic_scripts/dir_names.so \
+	usr/lib64/makedumpfile/eppic_scripts/keyring.so usr/lib64/makedumpfile/eppic_scripts/socket_buffers.so \
+	usr/share/makedumpfile/eppic_scripts/README usr/share/makedumpfile/makedumpfile.conf.sample \
+	usr/share/man/man8/makedumpfile.8 usr/share/man/man5/makedumpfile.conf.5; do
+	[ -s "$root/$f" ] && pass "install-$(basename "$f")" || fail "install-$(basename "$f")" "no $root/$f"
+done
+# The erasing extensions stay out of the directory every run loads.
+[ -z "$(ls "$root/usr/lib64/makedumpfile/extensions" | grep -E 'proc_names|dir_names|keyring|socket_buffers')" ] &&
+	pass install-erasers-not-default || fail install-erasers-not-default "an erasing extension loads by default"
+if command -v man >/dev/null; then
+	for page in man8/makedumpfile.8 man5/makedumpfile.conf.5; do
+		name=man-$(basename "$page")
+		if MANWIDTH=80 man -l "$root/usr/share/man/$page" >"$WORK/$name.txt" 2>"$WORK/$name.err" &&
+			grep -q '^NAME' "$WORK/$name.txt" && grep -q '^SYNOPSIS' "$WORK/$name.txt" &&
+			[ ! -s "$WORK/$name.err" ]; then
+			pass "$name"
+		else
+			fail "$name" "$(head -c 300 "$WORK/$name.err")"
+		fi
+	done
+	# Every option of makedumpfile -h is in the man page.
+	missing=$("$MDF" -h | grep -oE '(^| )--?[a-zA-Z][-a-zA-Z]*' | sort -u | tr -d ' ' |
+		while read -r opt; do grep -qe "${opt//-/\\\\-}" "$root/usr/share/man/man8/makedumpfile.8" ||
+			echo "$opt"; done)
+	[ -z "$missing" ] && pass man-lists-every-option || fail man-lists-every-option "not in the man page: $(echo $missing)"
+else
+	skip man-pages "no man command"
+fi
 
 # A third party's extension, away from the source tree.
 mkdir -p "$WORK/third-party"
-cp "$PROJECT/tests/extensions/labprobe_anon.c" "$WORK/third-party/"
+cp "$PROJECT/tests/extensions/labprobe_anon.c" "$PROJECT/tests/extensions/erase_api.c" "$WORK/third-party/"
 cflags=$(PKG_CONFIG_PATH=$root/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root \
 	pkg-config --cflags makedumpfile-extension 2>"$WORK/pkg.err")
 if [ -n "$cflags" ] && (cd "$WORK/third-party" &&
-	cc -shared -fPIC -Wall -Werror $cflags -o ext.so labprobe_anon.c) >"$WORK/cc.log" 2>&1; then
+	cc -shared -fPIC -Wall -Werror $cflags -o ext.so labprobe_anon.c &&
+	cc -shared -fPIC -Wall -Werror $cflags -o erase.so erase_api.c) >"$WORK/cc.log" 2>&1; then
 	pass install-third-party-extension-builds
 else
 	fail install-third-party-extension-builds "cflags '$cflags': $(cat "$WORK/pkg.err" "$WORK/cc.log" | tail -n 3)"

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * erasetool: erasure end to end, until makedumpfile's --config and
+ * --eraseinfo are wired in: the filter config and the extensions' erase
+ * requests resolved against a dump, applied to the pages as makedumpfile
+ * will apply them (in the writer's read_page callback), and the erase
+ * information stored where upstream stores it in a kdump-compressed file.
+ *
+ *   erasetool VMCORE plan [OPTIONS]        the planned eraseinfo (every
+ *                                          request whole), then "piece
+ *                                          PADDR LEN FILL" per piece, sorted
+ *   erasetool VMCORE write [OPTIONS] OUT   an lzo kdump-compressed dump of
+ *                                          VMCORE at -d LEVEL, erased, with
+ *                                          its erase information
+ *   erasetool DUMP eraseinfo               the erase information DUMP holds
+ *
+ * OPTIONS: --config FILE, --extension-dir DIR, --extension-arg NAME:KEY=VALUE,
+ * -d LEVEL (default 0), --message-level N (default: errors only).
+ *
+ * The erase information goes after the page data, and the sub header's
+ * offset_eraseinfo and size_eraseinfo point at it: upstream's layout,
+ * here patched into the file kdump_write() wrote.  Exit status 0, 1 on
+ * failure (said on stderr), 2 on bad usage.
+ */
+#include <endian.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arch/arch.h"
+#include "erase_apply.h"
+#include "erase_config.h"
+#include "erase_info.h"
+#include "eraseinfo.h"
+#include "extension.h"
+#include "input.h"
+#include "kdump_writer.h"
+#include "memory.h"
+#include "message.h"
+#include "page_scan.h"
+#include "symbols.h"
+#include "vmcoreinfo.h"
+
+struct tool {
+	const char *config_path;
+	int dump_level;
+	struct extension_options ext;
+	struct extension_arg args[8];
+	struct dump_input *in;
+	struct vmcoreinfo *vi;
+	struct memory *mem;
+	struct symbols *sym;
+	struct page_scan *scan;
+	struct erase_config *config;
+	struct erase_set erase;
+	struct pfn_ranges keep, discard;
+	struct extension_results results;
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: erasetool VMCORE plan|write [--config FILE] [--extension-dir DIR] "
+		"[--extension-arg A] [-d LEVEL] [OUT]\n       erasetool DUMP eraseinfo\n");
+	return 2;
+}
+
+static int parse_options(struct tool *t, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "config", required_argument, NULL, 'C' },
+		{ "extension-dir", required_argument, NULL, 'E' },
+		{ "extension-arg", required_argument, NULL, 'A' },
+		{ "message-level", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	t->ext.disabled = true;
+	t->ext.timeout = EXTENSION_DEFAULT_TIMEOUT;
+	t->ext.args = t->args;
+	while ((c = getopt_long(argc, argv, "d:", options, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			t->config_path = optarg;
+			break;
+		case 'E':
+			t->ext.dir = optarg;
+			t->ext.disabled = false;
+			break;
+		case 'A':
+			if (t->ext.nr_args == sizeof(t->args) / sizeof(*t->args) ||
+			    extension_parse_arg(optarg, &t->args[t->ext.nr_args]))
+				return -EINVAL;
+			t->ext.nr_args++;
+			break;
+		case 'm':
+			msg_set_level(atoi(optarg));
+			break;
+		case 'd':
+			t->dump_level = atoi(optarg);
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Opens the dump, classifies it, and gathers the erasures of the config and the extensions. */
+static int prepare(struct tool *t, const char *vmcore)
+{
+	struct extension_env env;
+	int err;
+
+	if (t->config_path && erase_config_load(t->config_path, &t->config))
+		return -EINVAL;
+	err = input_open(vmcore, &t->in);
+	if (!err)
+		err = vmcoreinfo_parse(t->in->vmcoreinfo ? t->in->vmcoreinfo : "", t->in->vmcoreinfo_size,
+				       vmcore, &t->vi);
+	if (!err)
+		err = memory_open(t->in, &arch_x86_64, t->vi, &t->mem);
+	if (!err)
+		err = symbols_new(t->mem, t->vi, &t->sym);
+	if (!err)
+		err = page_scan_init(t->in, t->mem, t->vi, t->dump_level, &t->scan);
+	if (err)
+		return err;
+	/* The config's erasures first: the eraseinfo lists them before the extensions'. */
+	erase_set_init(&t->erase, t->in->page_size, page_scan_max_pfn(t->scan));
+	if (t->config)
+		err = erase_config_resolve(t->config, t->mem, t->sym, &t->erase);
+	if (err)
+		return err;
+	env = (struct extension_env){
+		.mem = t->mem,
+		.symbols = t->sym,
+		.mem_map = page_scan_mem_map(t->scan),
+		.page_size = t->in->page_size,
+		.max_pfn = page_scan_max_pfn(t->scan),
+		.erase = &t->erase,
+	};
+	err = extensions_run(&t->ext, &env, &t->keep, &t->discard, &t->results);
+	if (!err)
+		page_scan_set_extension_ranges(t->scan, &t->keep, &t->discard);
+	for (size_t i = 0; !err && i < t->results.count; i++)
+		if (!t->results.outcomes[i].ok)
+			err = -EIO;
+	if (!err)
+		erase_set_sort(&t->erase);
+	return err;
+}
+
+static int plan(struct tool *t)
+{
+	char *text;
+	size_t len;
+	int err = eraseinfo_text(&t->erase, true, &text, &len);
+
+	if (err)
+		return err;
+	fwrite(text, 1, len, stdout);
+	free(text);
+	for (size_t i = 0; i < t->erase.nr_pieces; i++) {
+		const struct erase_piece *p = &t->erase.pieces[i];
+		const struct erase_entry *e = &t->erase.entries[t->erase.samples[p->sample].entry];
+
+		printf("piece 0x%" PRIx64 " %" PRIu32 " 0x%02x\n", p->paddr, p->len,
+		       e->nullify ? ERASE_NULLIFY_FILL : ERASE_FILL);
+	}
+	return 0;
+}
+
+struct source {
+	struct tool *t;
+};
+
+static int classify(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present, uint8_t *dumpable,
+		    struct page_counts *counts)
+{
+	struct source *s = ctx;
+
+	return page_scan_cycle(s->t->scan, start_pfn, end_pfn, present, dumpable, counts);
+}
+
+/* What makedumpfile's run_dump will do: read the page, then erase in it. */
+static int read_page(void *ctx, uint64_t pfn, void *buf)
+{
+	struct source *s = ctx;
+	int err = input_read_page(s->t->in, pfn, buf);
+
+	if (!err)
+		erase_set_apply(&s->t->erase, pfn, buf);
+	return err;
+}
+
+/* Upstream's place for the erase information: after the page data, named by the sub header. */
+static int store_eraseinfo(const char *path, uint32_t page_size, const char *text, size_t len)
+{
+	struct kdump_sub_header sh;
+	struct stat st;
+	int fd = open(path, O_RDWR | O_CLOEXEC), err = 0;
+
+	/* A short read or write sets no errno: EIO then. */
+	errno = EIO;
+	if (fd < 0 || fstat(fd, &st) < 0 || pwrite(fd, text, len, st.st_size) != (ssize_t)len ||
+	    pread(fd, &sh, sizeof(sh), page_size) != (ssize_t)sizeof(sh))
+		err = -errno;
+	if (!err) {
+		sh.offset_eraseinfo = htole64((uint64_t)st.st_size);
+		sh.size_eraseinfo = htole64(len);
+		if (pwrite(fd, &sh, sizeof(sh), page_size) != (ssize_t)sizeof(sh))
+			err = -errno;
+	}
+	if (err)
+		fprintf(stderr, "erasetool: %s: cannot store the erase information: %s\n", path,
+			strerror(-err));
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+static int write_dump(struct tool *t, const char *out)
+{
+	struct kdump_writer_params p = { 0 };
+	struct kdump_write_result result = { 0 };
+	struct page_counts counts = { 0 };
+	struct source source = { t };
+	struct kdump_page_source src = { classify, read_page, &source };
+	int64_t phys_base = 0, crash_time = 0;
+	char *text;
+	size_t len;
+	int err;
+
+	vmcoreinfo_number(t->vi, "phys_base", &phys_base);
+	vmcoreinfo_plain_number(t->vi, "CRASHTIME", &crash_time);
+	p.path = out;
+	p.force = true;
+	p.codec = CODEC_LZO;
+	p.dump_level = t->dump_level;
+	p.page_size = t->in->page_size;
+	p.max_pfn = page_scan_max_pfn(t->scan);
+	p.phys_base = (uint64_t)phys_base;
+	p.timestamp_sec = crash_time;
+	p.nr_cpus = kdump_count_cpus(t->in->notes, t->in->notes_size);
+	p.notes = t->in->notes;
+	p.notes_size = t->in->notes_size;
+	p.cycle_pfns = (p.max_pfn + 7) & ~(uint64_t)7;
+	err = kdump_write(&p, &src, &counts, &result);
+	if (!err)
+		err = eraseinfo_text(&t->erase, false, &text, &len);
+	if (err)
+		return err;
+	if (len)
+		err = store_eraseinfo(out, p.page_size, text, len);
+	free(text);
+	return err;
+}
+
+static int show_eraseinfo(const char *path)
+{
+	struct dump_input *in = NULL;
+	char *text;
+	size_t len;
+	int err = input_open(path, &in);
+
+	if (!err)
+		err = eraseinfo_read(in, &text, &len);
+	if (!err && text)
+		fwrite(text, 1, len, stdout);
+	if (!err)
+		free(text);
+	input_close(in);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	struct tool t = { 0 };
+	const char *vmcore, *cmd;
+	int err;
+
+	msg_set_level(ML_ERROR);
+	if (argc < 3)
+		return usage();
+	vmcore = argv[1];
+	cmd = argv[2];
+	if (!strcmp(cmd, "eraseinfo"))
+		return argc == 3 ? show_eraseinfo(vmcore) != 0 : usage();
+	if (parse_options(&t, argc - 2, argv + 2))
+		return usage();
+	if (strcmp(cmd, "plan") ? strcmp(cmd, "write") || optind + 2 != argc - 1 : optind + 2 != argc)
+		return usage();
+	err = prepare(&t, vmcore);
+	if (!err)
+		err = !strcmp(cmd, "plan") ? plan(&t) : write_dump(&t, argv[argc - 1]);
+	erase_config_free(t.config);
+	erase_set_free(&t.erase);
+	extension_results_free(&t.results);
+	pfn_ranges_free(&t.keep);
+	pfn_ranges_free(&t.discard);
+	page_scan_free(t.scan);
+	symbols_free(t.sym);
+	memory_close(t.mem);
+	vmcoreinfo_free(t.vi);
+	input_close(t.in);
+	for (size_t i = 0; i < t.ext.nr_args; i++) {
+		free((char *)t.args[i].extension);
+		free((char *)t.args[i].key);
+	}
+	return err ? 1 : 0;
+}
