@@ -39,6 +39,7 @@ ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c compress_pool.c \
+	dump_file.c elf_segments.c elf_writer.c split.c reassemble.c printk.c mem_usage.c kcore_input.c \
 	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c mem_map.c page_scan.c erase_info.c kdump_writer.c report.c \
 	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c walkers.c \
 	erase_apply.c erase_config.c eraseinfo.c
@@ -47,7 +48,7 @@ MAIN_SRCS := makedumpfile.c
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 
-TEST_TOOLS := $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(BUILD)/tests/erasetool $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
+TEST_TOOLS := $(BUILD)/tests/failio.so $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(BUILD)/tests/erasetool $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
 .PHONY: all check bench clean tests demo extensions install uninstall
@@ -96,6 +97,11 @@ $(BUILD)/tests/walkread: tests/tools/walkread.c $(CORE_OBJS)
 $(BUILD)/tests/erasetool: tests/tools/erasetool.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Wl,--dynamic-list=extension.syms -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+
+# Preloaded by tests/t-write-failures.sh to make writes fail: never sanitized.
+$(BUILD)/tests/failio.so: tests/tools/failio.c
+	@mkdir -p $(dir $@)
+	$(CC) $(EXT_CFLAGS) -o $@ $< -ldl
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)

@@ -25,9 +25,11 @@
  * same pages as the first; a hash of each cycle's 2nd bitmap proves it.
  *
  * Descriptors and data are two output streams, each buffered and flushed
- * in large writes, descriptors first, so that whatever reaches the disk
- * before a failure has its descriptors.  The disk header is written first
- * from the writer's state, and can be rewritten with a different status.
+ * in large writes (flush_streams() says in which order, so that a failure
+ * leaves no descriptor of data the file lacks).
+ *
+ * The disk header is written first with DUMP_DH_COMPRESSED_INCOMPLETE
+ * set, and rewritten without it once all the rest is on the disk.
  */
 #include <endian.h>
 #include <inttypes.h>
@@ -36,11 +38,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "flat.h"
+#include "dump_file.h"
 #include "kdump_writer.h"
 #include "message.h"
-#include "outfile.h"
 #include "report.h"
+#include "zero_page.h"
 
 /* Each of the two output streams is written in pieces of this size. */
 #define STREAM_BUFFER_SIZE (4u << 20)
@@ -60,11 +62,15 @@ struct out_stream {
 struct kdump_writer {
 	const struct kdump_writer_params *p;
 	const struct kdump_page_source *src;
-	struct outfile out;
-	bool out_open;
-	struct flat_writer flat;
-	/* Bytes written so far, counted as kdump_write_result says. */
-	uint64_t written;
+	struct dump_file file;
+	/* The name for messages, before and after the file is open. */
+	const char *path;
+	/* The disk header, marked incomplete, reached the file. */
+	bool header_written;
+	/* It was rewritten as complete: a later failure must mark it again. */
+	bool header_final;
+	/* Headers and bitmaps are written: pages are being copied. */
+	bool copying;
 
 	/* The disk header's status: the codec's flag. */
 	uint32_t status;
@@ -85,10 +91,15 @@ struct kdump_writer {
 
 	uint64_t pfn_present;
 	uint64_t pfn_dumpable;
-	/* Set once pages are being copied. */
-	bool copying;
+	/* Pages of this file's pfn range in the 2nd bitmap: pfn_dumpable unless split. */
+	uint64_t part_dumpable;
+	/* The pfns whose pages this file holds. */
+	uint64_t first_pfn;
+	uint64_t end_pfn;
 	/* Pages whose descriptor has been queued, for messages and progress. */
 	uint64_t pages_done;
+	/* Pages whose descriptor and data are in the file. */
+	uint64_t pages_flushed;
 	struct out_stream desc;
 	struct out_stream data;
 	/* The descriptor of every zero page, in file byte order. */
@@ -155,51 +166,22 @@ int32_t kdump_count_cpus(const void *notes, size_t notes_size)
 	return scan_notes(notes, notes_size, &offset, &size);
 }
 
-/*
- * Writes @len bytes at @offset of the dump file, or as a record of the
- * flattened stream.  A failure is reported here, with how far the dump got.
- */
+/* Writes @len bytes at @offset; dump_file_write() reports a failure. */
 static int write_at(struct kdump_writer *w, uint64_t offset, const void *buf, size_t len,
 		    const char *what)
 {
-	size_t done = 0;
-	int err;
-
-	if (w->p->flatten) {
-		/* The flattened writer names the stream and its position itself. */
-		err = flat_writer_write(&w->flat, offset, buf, len);
-		w->written = w->flat.written;
-		return err;
-	}
-	while (done < len) {
-		ssize_t n = pwrite(w->out.fd, (const char *)buf + done, len - done,
-				   (off_t)(offset + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			char pages[64] = "";
-
-			err = n < 0 ? errno : EIO;
-			if (w->copying)
-				snprintf(pages, sizeof(pages), ", at page %" PRIu64 " of %" PRIu64,
-					 w->pages_done, w->pfn_dumpable);
-			progress_break(&w->progress);
-			msg_error("%s: cannot write %s (0x%zx bytes at offset 0x%" PRIx64 "): %s; "
-				  "stopped after %" PRIu64 " bytes%s", w->out.path, what, len - done,
-				  offset + done, strerror(err), w->written, pages);
-			return -err;
-		}
-		done += (size_t)n;
-		w->written += (uint64_t)n;
-	}
-	return 0;
+	return dump_file_write(&w->file, offset, buf, len, what);
 }
 
-static int write_disk_header(struct kdump_writer *w)
+/*
+ * The disk header, with @status; the first write marks the dump
+ * incomplete, the last says what it is.
+ */
+static int write_disk_header(struct kdump_writer *w, uint32_t status)
 {
 	const struct kdump_writer_params *p = w->p;
 	struct kdump_disk_header dh;
+	int err;
 
 	memset(&dh, 0, sizeof(dh));
 	memcpy(dh.signature, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN);
@@ -208,14 +190,18 @@ static int write_disk_header(struct kdump_writer *w)
 		dh.utsname = *p->uts;
 	dh.timestamp_sec = (int64_t)htole64((uint64_t)p->timestamp_sec);
 	dh.timestamp_usec = (int64_t)htole64((uint64_t)p->timestamp_usec);
-	dh.status = htole32(w->status);
+	dh.status = htole32(status);
 	dh.block_size = (int32_t)htole32(p->page_size);
 	dh.sub_hdr_size = (int32_t)htole32((uint32_t)w->sub_hdr_blocks);
 	dh.bitmap_blocks = htole32(w->bitmap_blocks);
 	/* The 32-bit field saturates; max_mapnr_64 has the whole value. */
 	dh.max_mapnr = htole32(p->max_pfn > UINT32_MAX ? UINT32_MAX : (uint32_t)p->max_pfn);
 	dh.nr_cpus = (int32_t)htole32((uint32_t)p->nr_cpus);
-	return write_at(w, 0, &dh, sizeof(dh), "the disk header");
+	if (w->header_written)
+		return dump_file_rewrite(&w->file, 0, &dh, sizeof(dh), "the disk header");
+	err = write_at(w, 0, &dh, sizeof(dh), "the disk header");
+	w->header_written = !err;
+	return err;
 }
 
 /* The sub header and, after it, the notes it points at. */
@@ -230,6 +216,14 @@ static int write_sub_header(struct kdump_writer *w)
 	sh.phys_base = htole64(p->phys_base);
 	sh.dump_level = (int32_t)htole32((uint32_t)p->dump_level);
 	sh.max_mapnr_64 = htole64(p->max_pfn);
+	if (p->split) {
+		/* The 32-bit fields saturate, as the disk header's max_mapnr. */
+		sh.split = (int32_t)htole32(1);
+		sh.start_pfn = htole64(p->start_pfn > UINT32_MAX ? UINT32_MAX : p->start_pfn);
+		sh.end_pfn = htole64(p->end_pfn > UINT32_MAX ? UINT32_MAX : p->end_pfn);
+		sh.start_pfn_64 = htole64(p->start_pfn);
+		sh.end_pfn_64 = htole64(p->end_pfn);
+	}
 	if (p->notes_size) {
 		sh.offset_note = htole64(notes_offset);
 		sh.size_note = htole64(p->notes_size);
@@ -248,7 +242,7 @@ static int write_sub_header(struct kdump_writer *w)
 static int plan_layout(struct kdump_writer *w)
 {
 	const struct kdump_writer_params *p = w->p;
-	const char *path = w->out.path;
+	const char *path = w->path;
 	uint64_t block = p->page_size, sub_hdr_blocks, bitmap_blocks, bitmap_bytes;
 
 	if (block < 1024 || block > (1u << 20) || (block & (block - 1))) {
@@ -267,6 +261,14 @@ static int plan_layout(struct kdump_writer *w)
 			  p->max_pfn);
 		return -EINVAL;
 	}
+	if (p->split && (p->start_pfn > p->end_pfn || p->end_pfn > p->max_pfn)) {
+		msg_error("%s: split part of pfns 0x%" PRIx64 "-0x%" PRIx64 ": not a range within "
+			  "the %" PRIu64 " pfns of the dump", path, p->start_pfn, p->end_pfn,
+			  p->max_pfn);
+		return -EINVAL;
+	}
+	w->first_pfn = p->split ? p->start_pfn : 0;
+	w->end_pfn = p->split ? p->end_pfn : p->max_pfn;
 	sub_hdr_blocks = div_round_up(sizeof(struct kdump_sub_header) + (uint64_t)p->notes_size,
 				      block);
 	/* Each bitmap starts on a block, as crash needs. */
@@ -307,12 +309,12 @@ static int allocate_buffers(struct kdump_writer *w)
 	if (!w->present || !w->dumpable || !w->desc.buf || !w->data.buf || !w->page ||
 	    !w->packed || (w->nr_cycles > 1 && !w->cycle_hash)) {
 		msg_error("%s: no memory for the writer's buffers (bitmaps of %zu bytes per cycle)",
-			  w->out.path, bitmap);
+			  w->path, bitmap);
 		return -ENOMEM;
 	}
 	err = codec_compressor_new(p->codec, p->page_size, &w->comp);
 	if (err)
-		msg_error("%s: cannot set up %s compression: %s", w->out.path,
+		msg_error("%s: cannot set up %s compression: %s", w->path,
 			  codec_name(p->codec), mdf_strerror(err));
 	return err;
 }
@@ -341,6 +343,26 @@ static uint64_t count_bits(const uint8_t *bitmap, size_t len)
 	for (size_t i = 0; i < len; i++)
 		n += (uint64_t)__builtin_popcount(bitmap[i]);
 	return n;
+}
+
+/* Bits of a cycle's @bitmap (its bit 0 is @start) for the pfns [from, to). */
+static uint64_t count_bits_between(const uint8_t *bitmap, uint64_t start, uint64_t from,
+				   uint64_t to)
+{
+	uint64_t n = 0;
+
+	for (uint64_t pfn = from; pfn < to; pfn++)
+		n += bitmap[(pfn - start) / 8] >> ((pfn - start) % 8) & 1;
+	return n;
+}
+
+/* The pfns of cycle @i that this file holds pages of: [*from, *to), maybe empty. */
+static void cycle_part(const struct kdump_writer *w, uint64_t i, uint64_t *from, uint64_t *to)
+{
+	uint64_t start = i * w->p->cycle_pfns, end = cycle_end(w, i);
+
+	*from = start > w->first_pfn ? start : w->first_pfn;
+	*to = end < w->end_pfn ? end : w->end_pfn;
 }
 
 /*
@@ -394,11 +416,21 @@ static int write_bitmaps(struct kdump_writer *w, struct page_counts *counts)
 			return err;
 		w->pfn_present += count_bits(w->present, len);
 		w->pfn_dumpable += count_bits(w->dumpable, len);
+		if (w->p->split) {
+			uint64_t from, to;
+
+			cycle_part(w, i, &from, &to);
+			if (from < to)
+				w->part_dumpable += count_bits_between(w->dumpable,
+								       i * w->p->cycle_pfns, from, to);
+		} else {
+			w->part_dumpable = w->pfn_dumpable;
+		}
 		if (!single)
 			w->cycle_hash[i] = fnv1a64(w->dumpable, len);
 	}
 	if (w->pfn_dumpable == 0) {
-		msg_error("%s: no page is left to dump at dump level %d", w->out.path,
+		msg_error("%s: no page is left to dump at dump level %d", w->path,
 			  w->p->dump_level);
 		return -EINVAL;
 	}
@@ -414,12 +446,67 @@ static int write_stream(struct kdump_writer *w, struct out_stream *s)
 	return err;
 }
 
-/* Descriptors first: data on the disk is never without its descriptor. */
+/* Zeros over @len bytes at @offset, where descriptors go: not counted as written. */
+static int write_zeros(struct kdump_writer *w, uint64_t offset, size_t len)
+{
+	static const unsigned char zeros[1 << 16];
+	int err = 0;
+
+	for (size_t done = 0; done < len && !err; done += sizeof(zeros))
+		err = dump_file_rewrite(&w->file, offset + done, zeros,
+					len - done < sizeof(zeros) ? len - done : sizeof(zeros),
+					"the page descriptors");
+	return err;
+}
+
+/*
+ * After the data of a flush failed: the queued descriptors whose data does
+ * not lie below @data_end become zero, as upstream zeroes them; readers of
+ * an incomplete dump take a zero descriptor for an excluded page.  Returns
+ * how many stay.
+ */
+static uint64_t drop_missing_data(struct kdump_writer *w, uint64_t data_end)
+{
+	struct kdump_page_desc *pd = (struct kdump_page_desc *)w->desc.buf;
+	size_t n = w->desc.len / sizeof(*pd);
+	uint64_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if ((uint64_t)le64toh((uint64_t)pd[i].offset) + le32toh(pd[i].size) > data_end)
+			memset(&pd[i], 0, sizeof(pd[i]));
+		else
+			kept++;
+	}
+	return kept;
+}
+
+/*
+ * Writes the queued descriptors and data.  The descriptors' place is
+ * filled with zeros first, then the data is written, then the descriptors
+ * over the zeros: their blocks exist before the data, so that on a full
+ * disk they can still be written, as upstream writes descriptors first;
+ * and no descriptor in the file ever points at data that is not there.
+ * A flattened stream needs neither: it is reassembled whole or not at all.
+ */
 static int flush_streams(struct kdump_writer *w)
 {
-	int err = write_stream(w, &w->desc);
+	uint64_t data_offset = w->data.offset;
+	uint64_t pages = w->desc.len / sizeof(struct kdump_page_desc);
+	int err = 0, desc_err;
 
-	return err ? err : write_stream(w, &w->data);
+	snprintf(w->file.where, sizeof(w->file.where), ", at page %" PRIu64 " of %" PRIu64,
+		 w->pages_done, w->part_dumpable);
+	if (!w->p->flatten)
+		err = write_zeros(w, w->desc.offset, w->desc.len);
+	if (err)
+		return err;
+	err = write_stream(w, &w->data);
+	if (err)
+		pages = drop_missing_data(w, data_offset + w->file.failed_done);
+	desc_err = write_stream(w, &w->desc);
+	if (!desc_err)
+		w->pages_flushed += pages;
+	return err ? err : desc_err;
 }
 
 /*
@@ -451,20 +538,6 @@ static int add_page(struct kdump_writer *w, const void *data, uint32_t size, uin
 	return 0;
 }
 
-static bool is_zero_page(const unsigned char *page, size_t size)
-{
-	uint64_t acc = 0;
-
-	/* Page sizes are multiples of 8: or whole words together. */
-	for (size_t i = 0; i < size; i += sizeof(uint64_t)) {
-		uint64_t word;
-
-		memcpy(&word, page + i, sizeof(word));
-		acc |= word;
-	}
-	return acc == 0;
-}
-
 static int copy_page(struct kdump_writer *w, uint64_t pfn, struct page_counts *counts)
 {
 	const struct kdump_writer_params *p = w->p;
@@ -474,12 +547,12 @@ static int copy_page(struct kdump_writer *w, uint64_t pfn, struct page_counts *c
 	err = w->src->read_page(w->src->ctx, pfn, w->page);
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
 		progress_break(&w->progress);
-		msg_error("%s: pfn 0x%" PRIx64 " is to be dumped but the input %s", w->out.path,
+		msg_error("%s: pfn 0x%" PRIx64 " is to be dumped but the input %s", w->path,
 			  pfn, err == -MDF_EEXCLUDED ? "excluded it" : "does not hold it");
 	}
 	if (err)
 		return err;
-	if ((p->dump_level & DL_EXCLUDE_ZERO) && is_zero_page(w->page, p->page_size)) {
+	if ((p->dump_level & DL_EXCLUDE_ZERO) && page_is_zero(w->page, p->page_size)) {
 		counts->zero++;
 		return add_page(w, NULL, 0, 0);
 	}
@@ -489,18 +562,21 @@ static int copy_page(struct kdump_writer *w, uint64_t pfn, struct page_counts *c
 		return add_page(w, w->page, p->page_size, 0);
 	if (err) {
 		progress_break(&w->progress);
-		msg_error("%s: %s compression of pfn 0x%" PRIx64 " failed: %s", w->out.path,
+		msg_error("%s: %s compression of pfn 0x%" PRIx64 " failed: %s", w->path,
 			  codec_name(p->codec), pfn, mdf_strerror(err));
 		return err;
 	}
 	return add_page(w, w->packed, (uint32_t)len, codec_to_flag(p->codec));
 }
 
-/* Copies the pages set in the 2nd bitmap of the cycle starting at @first_pfn. */
-static int copy_cycle(struct kdump_writer *w, uint64_t first_pfn, size_t len,
+/*
+ * Copies the pages of [from, to) set in the 2nd bitmap of the cycle
+ * starting at @first_pfn.
+ */
+static int copy_cycle(struct kdump_writer *w, uint64_t first_pfn, uint64_t from, uint64_t to,
 		      struct page_counts *counts)
 {
-	for (size_t byte = 0; byte < len; byte++) {
+	for (size_t byte = (from - first_pfn) / 8; byte < (to - first_pfn + 7) / 8; byte++) {
 		unsigned int bits = w->dumpable[byte];
 
 		while (bits) {
@@ -508,7 +584,9 @@ static int copy_cycle(struct kdump_writer *w, uint64_t first_pfn, size_t len,
 			int err;
 
 			bits &= bits - 1;
-			progress_update(&w->progress, w->pages_done, w->pfn_dumpable);
+			if (pfn < from || pfn >= to)
+				continue;
+			progress_update(&w->progress, w->pages_done, w->part_dumpable);
 			err = copy_page(w, pfn, counts);
 			if (err)
 				return err;
@@ -527,7 +605,7 @@ static int reclassify_cycle(struct kdump_writer *w, uint64_t i, struct page_coun
 		progress_break(&w->progress);
 		msg_error("%s: the pages to dump in pfns 0x%" PRIx64 "-0x%" PRIx64 " changed "
 			  "between the two passes over them; the bitmaps already written would "
-			  "not match the pages", w->out.path, i * w->p->cycle_pfns,
+			  "not match the pages", w->path, i * w->p->cycle_pfns,
 			  cycle_end(w, i) - 1);
 		err = -EAGAIN;
 	}
@@ -555,15 +633,19 @@ static int write_pages(struct kdump_writer *w, struct page_counts *counts)
 		memset(w->data.buf, 0, p->page_size);
 		w->data.len = p->page_size;
 	}
-	progress_start(&w->progress, PROGRESS_COPY, w->pfn_dumpable);
+	progress_start(&w->progress, PROGRESS_COPY, w->part_dumpable);
 	w->copying = true;
 	for (uint64_t i = 0; i < w->nr_cycles && !err; i++) {
-		size_t len = (size_t)div_round_up(cycle_end(w, i) - i * p->cycle_pfns, 8);
+		uint64_t from, to;
 
+		/* A split part reads only the cycles of its own pfns. */
+		cycle_part(w, i, &from, &to);
+		if (from >= to)
+			continue;
 		if (w->nr_cycles > 1)
 			err = reclassify_cycle(w, i, counts);
 		if (!err)
-			err = copy_cycle(w, i * p->cycle_pfns, len, counts);
+			err = copy_cycle(w, i * p->cycle_pfns, from, to, counts);
 	}
 	if (!err)
 		err = flush_streams(w);
@@ -572,43 +654,53 @@ static int write_pages(struct kdump_writer *w, struct page_counts *counts)
 	return err;
 }
 
-static int open_output(struct kdump_writer *w)
-{
-	const struct kdump_writer_params *p = w->p;
-	int err = outfile_create(&w->out, p->path, p->force);
-
-	if (err)
-		return err;
-	w->out_open = true;
-	if (p->flatten)
-		return flat_writer_start(&w->flat, w->out.fd, w->out.path);
-	/* A kdump-compressed file is written out of order. */
-	if (lseek(w->out.fd, 0, SEEK_CUR) < 0 && errno == ESPIPE) {
-		msg_error("%s: cannot seek: a kdump-compressed file must be written to a regular "
-			  "file; use the flattened format (-F) for a pipe", w->out.path);
-		return -ESPIPE;
-	}
-	return 0;
-}
-
+/*
+ * Everything is written: once it is on the disk, the header says the dump
+ * is complete, and the file is closed.
+ */
 static int finish_output(struct kdump_writer *w)
 {
-	if (w->p->flatten) {
-		int err = flat_writer_finish(&w->flat);
+	int err = dump_file_sync(&w->file);
 
-		w->written = w->flat.written;
-		if (err)
-			return err;
+	if (!err)
+		err = write_disk_header(w, w->status);
+	w->header_final = !err;
+	if (!err)
+		err = dump_file_finish(&w->file);
+	return err;
+}
+
+/*
+ * After a failure: a regular file that failed to be written while its
+ * pages were copied is kept, marked incomplete, and long enough to hold
+ * every descriptor; one that holds no page, or failed for another
+ * reason, goes.
+ */
+static void abandon_output(struct kdump_writer *w, bool write_failed)
+{
+	bool keep = write_failed && w->copying && dump_file_is_regular(&w->file);
+
+	if (keep && w->header_final)
+		keep = !dump_file_reopen(&w->file) &&
+		       !write_disk_header(w, w->status | DUMP_DH_COMPRESSED_INCOMPLETE) &&
+		       !dump_file_sync(&w->file);
+	if (!keep) {
+		dump_file_discard(&w->file);
+		return;
 	}
-	/* outfile_finish() reports its own failure and removes the file. */
-	w->out_open = false;
-	return outfile_finish(&w->out);
+	dump_file_extend(&w->file, w->desc_offset + w->pfn_dumpable * sizeof(struct kdump_page_desc));
+	dump_file_keep(&w->file);
+	if (w->pages_flushed == w->part_dumpable)
+		msg_warn("%s: kept, marked incomplete (DUMP_DH_COMPRESSED_INCOMPLETE): every page "
+			 "was written, but not surely onto the disk", w->path);
+	else
+		msg_warn("%s: kept incomplete, %" PRIu64 " of %" PRIu64 " pages written: its header "
+			 "says so (DUMP_DH_COMPRESSED_INCOMPLETE) and the descriptors of the pages "
+			 "not written are zero", w->path, w->pages_flushed, w->part_dumpable);
 }
 
 static void free_writer(struct kdump_writer *w)
 {
-	if (w->out_open)
-		outfile_abort(&w->out);
 	codec_compressor_free(w->comp);
 	free(w->present);
 	free(w->dumpable);
@@ -626,14 +718,15 @@ int kdump_write(const struct kdump_writer_params *p, const struct kdump_page_sou
 	int err;
 
 	/* Messages before the file exists name it as it will be named. */
-	w.out.path = p->path && strcmp(p->path, "-") ? p->path : "standard output";
+	w.path = p->path && strcmp(p->path, "-") ? p->path : "standard output";
 	err = plan_layout(&w);
 	if (!err)
 		err = allocate_buffers(&w);
 	if (!err)
-		err = open_output(&w);
+		err = dump_file_open(&w.file, p->path, p->force, p->flatten);
+	w.file.progress = &w.progress;
 	if (!err)
-		err = write_disk_header(&w);
+		err = write_disk_header(&w, w.status | DUMP_DH_COMPRESSED_INCOMPLETE);
 	if (!err)
 		err = write_sub_header(&w);
 	if (!err)
@@ -645,7 +738,10 @@ int kdump_write(const struct kdump_writer_params *p, const struct kdump_page_sou
 	if (!err) {
 		result->pfn_present = w.pfn_present;
 		result->pfn_dumpable = w.pfn_dumpable;
-		result->bytes_written = w.written;
+		result->pages_written = w.pages_done;
+		result->bytes_written = w.file.written;
+	} else {
+		abandon_output(&w, w.file.error != 0);
 	}
 	free_writer(&w);
 	return err;

@@ -49,6 +49,14 @@ struct kdump_writer_params {
 	size_t notes_size;
 	/* Pfns classified at a time: a positive multiple of 8. */
 	uint64_t cycle_pfns;
+	/*
+	 * One part of a split dump (--split): the whole bitmaps, room for the
+	 * descriptors of every page, but descriptors and data only for the
+	 * pages of [start_pfn, end_pfn), as upstream writes each part.
+	 */
+	bool split;
+	uint64_t start_pfn;
+	uint64_t end_pfn;
 };
 
 /*
@@ -72,8 +80,10 @@ struct kdump_page_source {
 struct kdump_write_result {
 	/* Pfns set in the 1st bitmap ("Original pages" of the report). */
 	uint64_t pfn_present;
-	/* Pfns set in the 2nd bitmap: pages written, zero pages included. */
+	/* Pfns set in the 2nd bitmap: pages to dump, zero pages included. */
 	uint64_t pfn_dumpable;
+	/* Of those, the pages this file holds: all but in a split part. */
+	uint64_t pages_written;
 	/*
 	 * Bytes written, counted as upstream counts them for its "Write
 	 * bytes": every byte of every write, flattened-format framing
@@ -90,8 +100,16 @@ struct kdump_write_result {
  * pfn.  The counts of the pass that wrote the pages are added to @counts,
  * with the zero pages the writer found.
  *
+ * The disk header says DUMP_DH_COMPRESSED_INCOMPLETE until everything
+ * else is written and synced, so that a dump cut short by anything, a
+ * kill included, never looks complete.
+ *
  * Returns 0, or a negative errno after one message saying what failed
- * and how far the writing got; a regular file is then removed.
+ * and how far the writing got.  When writing the file failed (a full
+ * disk, an I/O error, a failed fsync or close), a regular file whose
+ * header made it to the disk is kept, incomplete and marked so, with
+ * descriptors only for pages whose data is in it, as upstream leaves a
+ * dump on a full disk; any other failure removes it.
  */
 int kdump_write(const struct kdump_writer_params *p, const struct kdump_page_source *src,
 		struct page_counts *counts, struct kdump_write_result *result);

@@ -18,18 +18,24 @@
 #include "arch/arch.h"
 #include "btf_info.h"
 #include "codec.h"
+#include "elf_writer.h"
 #include "erase_info.h"
 #include "extension.h"
 #include "flat.h"
 #include "input.h"
 #include "kallsyms.h"
+#include "kcore_input.h"
 #include "kdump_writer.h"
 #include "makedumpfile.h"
+#include "mem_usage.h"
 #include "memory.h"
 #include "message.h"
 #include "outfile.h"
 #include "page_scan.h"
+#include "printk.h"
+#include "reassemble.h"
 #include "report.h"
+#include "split.h"
 #include "symbols.h"
 #include "vmcoreinfo.h"
 
@@ -43,6 +49,11 @@ enum long_option {
 	OPT_NO_EXTENSIONS,
 	OPT_EXTENSION_TIMEOUT,
 	OPT_EXTENSION_ARG,
+	OPT_SPLIT,
+	OPT_SPLITBLOCK_SIZE,
+	OPT_REASSEMBLE,
+	OPT_DUMP_DMESG,
+	OPT_MEM_USAGE,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +66,11 @@ static const struct option long_options[] = {
 	{ "no-extensions", no_argument, NULL, OPT_NO_EXTENSIONS },
 	{ "extension-timeout", required_argument, NULL, OPT_EXTENSION_TIMEOUT },
 	{ "extension-arg", required_argument, NULL, OPT_EXTENSION_ARG },
+	{ "split", no_argument, NULL, OPT_SPLIT },
+	{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
+	{ "reassemble", no_argument, NULL, OPT_REASSEMBLE },
+	{ "dump-dmesg", no_argument, NULL, OPT_DUMP_DMESG },
+	{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
@@ -64,9 +80,13 @@ static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage:\n"
-		"  makedumpfile [-c|-l|-p|-z] [-d DL] [-f] [-i VMCOREINFO] VMCORE DUMPFILE\n"
-		"  makedumpfile -F [-c|-l|-p|-z] [-d DL] [-i VMCOREINFO] VMCORE\n"
+		"  makedumpfile [-c|-l|-p|-z|-E] [-d DL] [-f] [-i VMCOREINFO] VMCORE DUMPFILE\n"
+		"  makedumpfile -F [-c|-l|-p|-z|-E] [-d DL] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile -R DUMPFILE < FLATTENED_DUMP\n"
+		"  makedumpfile --split [-c|-l|-p|-z] [-d DL] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
+		"  makedumpfile --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
+		"  makedumpfile --dump-dmesg [-i VMCOREINFO] VMCORE LOGFILE\n"
+		"  makedumpfile --mem-usage [-i VMCOREINFO] VMCORE   (/proc/kcore on a live system)\n"
 		"  makedumpfile --dump-kallsyms [-i VMCOREINFO] VMCORE [OUTFILE]\n"
 		"  makedumpfile --dump-type [MODULE:]NAME[.MEMBER...][,...] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile -v | -h\n"
@@ -76,12 +96,18 @@ static void print_usage(FILE *out)
 		"                       1 zero pages, 2 cache without private, 4 all cache,\n"
 		"                       8 user process data, 16 free pages\n"
 		"  -c | -l | -p | -z  compress pages with zlib | lzo | snappy | zstd\n"
+		"  -E                 write an ELF dump file instead of a kdump-compressed one\n"
 		"  -F                 write the flattened format to standard output\n"
 		"  -R                 reassemble a flattened dump read from standard input\n"
 		"  -f                 overwrite an existing output file\n"
 		"  -i VMCOREINFO      read VMCOREINFO from this file instead of the dump\n"
 		"  -b ORDER           accepted for compatibility (write buffering is automatic)\n"
 		"  -D                 print debugging messages\n"
+		"  --split            write the dump as several files, each a range of pfns\n"
+		"  --splitblock-size KB  split at multiples of this much memory (default 1 GiB)\n"
+		"  --reassemble       put the files of a split dump back into one\n"
+		"  --dump-dmesg       write the kernel log of the dump to LOGFILE\n"
+		"  --mem-usage        print how many pages of each kind the memory holds\n"
 		"  --cyclic-buffer KB bitmap buffer per cycle, in KiB (default: from free memory)\n"
 		"  --num-threads N    accepted; pages are compressed on one thread\n"
 		"  --dump-kallsyms    print the dump's kernel and module symbols as /proc/kallsyms does\n"
@@ -143,9 +169,68 @@ static int parse_dump_level(const char *text, int *level)
 	return err;
 }
 
+/*
+ * The positional arguments of the modes that read a dump or a split dump's
+ * files, with upstream's checks of which options go together.
+ */
+static int parse_dump_arguments(int argc, char **argv, struct mdf_options *opt,
+				bool reassemble_split, bool dmesg, bool mem_usage)
+{
+	int positional = argc - optind;
+
+	if (reassemble_split) {
+		opt->mode = MODE_REASSEMBLE_SPLIT;
+		if (positional < 2 || opt->codec || opt->dump_level || opt->elf || opt->flatten ||
+		    opt->vmcoreinfo_file || opt->split)
+			return invalid_command_line();
+		opt->dumpfiles = argv + optind;
+		opt->nr_dumpfiles = (unsigned int)positional - 1;
+		opt->output = argv[argc - 1];
+		return 0;
+	}
+	if (dmesg || mem_usage) {
+		opt->mode = dmesg ? MODE_DUMP_DMESG : MODE_MEM_USAGE;
+		/* As upstream: -F sends the log to standard output. */
+		if (positional != (mem_usage || opt->flatten ? 1 : 2) || opt->split || opt->elf)
+			return invalid_command_line();
+		opt->vmcore = argv[optind];
+		opt->output = positional == 2 ? argv[optind + 1] : NULL;
+		return 0;
+	}
+	if (opt->elf && opt->codec)
+		return invalid_command_line();
+	if (opt->num_threads && (opt->split || opt->elf)) {
+		msg_error(opt->split ? "--num-threads cannot used with --split."
+				     : "--num-threads cannot used with ELF format.");
+		return invalid_command_line();
+	}
+	if (opt->split) {
+		opt->mode = MODE_SPLIT;
+		if (opt->elf) {
+			msg_error("Options for splitting dumpfile cannot be used with Elf format.");
+			return invalid_command_line();
+		}
+		if (opt->flatten || positional < 3)
+			return invalid_command_line();
+		opt->vmcore = argv[optind];
+		opt->dumpfiles = argv + optind + 1;
+		opt->nr_dumpfiles = (unsigned int)positional - 1;
+		return 0;
+	}
+	if (opt->flatten ? positional != 1 : positional != 2) {
+		msg_error(opt->flatten ? "-F takes VMCORE only: the dump goes to standard output"
+				       : "expected VMCORE and DUMPFILE");
+		return invalid_command_line();
+	}
+	opt->vmcore = argv[optind];
+	opt->output = opt->flatten ? NULL : argv[optind + 1];
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct mdf_options *opt)
 {
 	bool reassemble = false, dump_kallsyms = false, debug = false;
+	bool reassemble_split = false, dmesg = false, mem_usage = false;
 	int c, positional;
 	long value;
 
@@ -153,7 +238,7 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 	opt->message_level = ML_DEFAULT;
 	opt->codec = CODEC_NONE;
 	opt->dump_level = 0;
-	while ((c = getopt_long(argc, argv, "b:cDd:Ffhi:lpRvz", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:cDd:EFfhi:lpRvz", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (parse_number(optarg, 0, 30, &value)) {
@@ -179,6 +264,9 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 		case 'd':
 			if (parse_dump_level(optarg, &opt->dump_level))
 				return invalid_command_line();
+			break;
+		case 'E':
+			opt->elf = true;
 			break;
 		case 'F':
 			opt->flatten = true;
@@ -244,6 +332,25 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			opt->extensions.nr_args++;
 			break;
 		}
+		case OPT_SPLIT:
+			opt->split = true;
+			break;
+		case OPT_SPLITBLOCK_SIZE:
+			if (parse_number(optarg, 1, 1L << 40, &value)) {
+				msg_error("The splitblock size(%s) is invalid.", optarg);
+				return invalid_command_line();
+			}
+			opt->splitblock_kib = (unsigned long)value;
+			break;
+		case OPT_REASSEMBLE:
+			reassemble_split = true;
+			break;
+		case OPT_DUMP_DMESG:
+			dmesg = true;
+			break;
+		case OPT_MEM_USAGE:
+			mem_usage = true;
+			break;
 		case OPT_NUM_THREADS:
 			if (parse_number(optarg, 0, 4096, &value)) {
 				msg_error("Number of threads(%s) is invalid.", optarg);
@@ -286,20 +393,13 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 		opt->vmcore = argv[optind];
 		return 0;
 	}
-	if (opt->flatten ? positional != 1 : positional != 2) {
-		msg_error(opt->flatten ? "-F takes VMCORE only: the dump goes to standard output"
-				       : "expected VMCORE and DUMPFILE");
-		return invalid_command_line();
-	}
-	opt->vmcore = argv[optind];
-	opt->output = opt->flatten ? NULL : argv[optind + 1];
-	return 0;
+	return parse_dump_arguments(argc, argv, opt, reassemble_split, dmesg, mem_usage);
 }
 
 /* Opens the dump and reads its VMCOREINFO (or -i's). */
 static int open_dump(struct mdf_context *ctx)
 {
-	int err = input_open(ctx->opt.vmcore, &ctx->input);
+	int err = ctx->input ? 0 : input_open(ctx->opt.vmcore, &ctx->input);
 
 	if (err)
 		return err;
@@ -457,85 +557,259 @@ static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struc
 	return err;
 }
 
-static int run_dump(struct mdf_context *ctx)
+/* What the dump modes build before they write: the pages, classified. */
+struct dump_job {
+	struct page_scan *scan;
+	struct pfn_ranges keep;
+	struct pfn_ranges discard;
+	struct extension_results extensions;
+	struct page_source_ctx source_ctx;
+	struct kdump_page_source source;
+	struct page_counts counts;
+	uint64_t max_pfn;
+	uint64_t cycle_pfns;
+};
+
+/* Opens the dump and classifies its pages at @dump_level, extensions' ranges included. */
+static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
+		     struct dump_job *job)
+{
+	int err = open_dump(ctx);
+
+	if (!err && ctx->opt.elf && ctx->input->kdump) {
+		msg_error("'-E' option is disable, because %s is kdump compressed format.",
+			  ctx->opt.vmcore);
+		err = -EINVAL;
+	}
+	if (!err)
+		err = open_memory(ctx);
+	if (!err)
+		err = page_scan_init(ctx->input, ctx->memory, ctx->vmcoreinfo, dump_level, &job->scan);
+	if (!err && extensions)
+		err = run_extensions(ctx, job->scan, &job->keep, &job->discard, &job->extensions);
+	if (err)
+		return err;
+	job->source_ctx.scan = job->scan;
+	job->source_ctx.input = ctx->input;
+	job->source.classify = classify_cycle;
+	job->source.read_page = read_input_page;
+	job->source.ctx = &job->source_ctx;
+	job->max_pfn = page_scan_max_pfn(job->scan);
+	job->cycle_pfns = cycle_pfns(&ctx->opt, job->max_pfn);
+	msg_debug("dump level %d, %" PRIu64 " pfns, %" PRIu64 " per cycle", dump_level,
+		  job->max_pfn, job->cycle_pfns);
+	return 0;
+}
+
+static void end_job(struct dump_job *job)
+{
+	page_scan_free(job->scan);
+	pfn_ranges_free(&job->keep);
+	pfn_ranges_free(&job->discard);
+	extension_results_free(&job->extensions);
+}
+
+/* The kdump-compressed header's facts: from VMCOREINFO, or a kdump input's header. */
+static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
+			 struct kdump_utsname *uts, struct kdump_writer_params *params)
+{
+	const struct kdump_header_info *kdump = ctx->input->kdump;
+	int64_t phys_base = 0, crash_time = 0;
+
+	read_utsname(ctx, uts);
+	if (!vmcoreinfo_number(ctx->vmcoreinfo, "phys_base", &phys_base) && kdump)
+		phys_base = (int64_t)kdump->phys_base;
+	vmcoreinfo_plain_number(ctx->vmcoreinfo, "CRASHTIME", &crash_time);
+	params->dump_level = ctx->opt.dump_level;
+	if (kdump) {
+		/* Re-filtering keeps the crash time and what was excluded before. */
+		crash_time = kdump->timestamp_sec;
+		params->timestamp_usec = kdump->timestamp_usec;
+		params->dump_level |= kdump->dump_level;
+		if (params->dump_level != ctx->opt.dump_level)
+			msg_info("The dump level of %s is %d: the new dump has level %d.",
+				 ctx->opt.vmcore, kdump->dump_level, params->dump_level);
+	}
+	params->path = ctx->opt.output;
+	params->force = ctx->opt.force;
+	params->flatten = ctx->opt.flatten;
+	params->codec = (enum mdf_codec)ctx->opt.codec;
+	params->page_size = ctx->input->page_size;
+	params->max_pfn = job->max_pfn;
+	params->phys_base = (uint64_t)phys_base;
+	params->uts = uts;
+	params->timestamp_sec = crash_time;
+	params->nr_cpus = kdump ? kdump->nr_cpus
+				: kdump_count_cpus(ctx->input->notes, ctx->input->notes_size);
+	params->notes = ctx->input->notes;
+	params->notes_size = ctx->input->notes_size;
+	params->cycle_pfns = job->cycle_pfns;
+}
+
+static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
 {
 	struct kdump_writer_params params = { 0 };
 	struct kdump_write_result result = { 0 };
-	struct page_counts counts = { 0 };
-	struct kdump_page_source source;
-	struct page_source_ctx source_ctx;
 	struct kdump_utsname uts;
-	struct page_scan *scan = NULL;
-	struct pfn_ranges keep = { 0 }, discard = { 0 };
-	struct extension_results extensions = { 0 };
-	const struct kdump_header_info *kdump;
-	int64_t phys_base = 0, crash_time = 0;
+	int err;
+
+	kdump_params(ctx, job, &uts, &params);
+	err = kdump_write(&params, &job->source, &job->counts, &result);
+	totals->pfn_present = result.pfn_present;
+	totals->bytes_written = result.bytes_written;
+	return err;
+}
+
+static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
+{
+	struct elf_writer_params params = {
+		.path = ctx->opt.output,
+		.force = ctx->opt.force,
+		.flatten = ctx->opt.flatten,
+		.dump_level = ctx->opt.dump_level,
+		.page_size = ctx->input->page_size,
+		.max_pfn = job->max_pfn,
+		.cycle_pfns = job->cycle_pfns,
+		.keep = &job->keep,
+	};
+	struct elf_write_result result = { 0 };
+	struct elf_segments segs;
+	int err;
+
+	err = elf_segments_read(ctx->input, &segs);
+	if (err)
+		return err;
+	params.input = &segs;
+	pfn_ranges_merge(&job->keep);
+	err = elf_write(&params, &job->source, &job->counts, &result);
+	totals->pfn_present = result.pfn_present;
+	totals->bytes_written = result.bytes_written;
+	totals->elf = true;
+	totals->elf_excluded = result.pfn_elf_excluded;
+	elf_segments_free(&segs);
+	return err;
+}
+
+static int run_dump(struct mdf_context *ctx)
+{
+	struct dump_job job = { 0 };
+	struct report_totals totals = { .counts = &job.counts };
+	int err;
+
+	err = start_job(ctx, ctx->opt.dump_level, true, &job);
+	if (!err)
+		err = ctx->opt.elf ? write_elf(ctx, &job, &totals) : write_kdump(ctx, &job, &totals);
+	if (!err) {
+		totals.max_pfn = job.max_pfn;
+		report_print(&totals);
+		report_extensions(&job.extensions);
+		report_saved(ctx->opt.flatten ? "STDOUT" : ctx->opt.output);
+	}
+	end_job(&job);
+	return err;
+}
+
+/*
+ * --split: the pfn ranges first, then one kdump-compressed file each.
+ * The classification counts are the same for every part; the zero pages
+ * are counted by the part that holds them.
+ */
+static int run_split(struct mdf_context *ctx)
+{
+	unsigned int nr = ctx->opt.nr_dumpfiles;
+	struct split_part *parts = calloc(nr, sizeof(*parts));
+	struct kdump_writer_params params = { 0 };
+	struct dump_job job = { 0 };
+	struct report_totals totals = { .counts = &job.counts };
+	struct kdump_utsname uts;
+	uint64_t block;
+	int err;
+
+	err = parts ? start_job(ctx, ctx->opt.dump_level, true, &job) : -ENOMEM;
+	if (err)
+		goto out;
+	kdump_params(ctx, &job, &uts, &params);
+	block = ctx->opt.splitblock_kib ? (uint64_t)ctx->opt.splitblock_kib << 10
+					: SPLITBLOCK_DEFAULT_BYTES;
+	if (block % params.page_size) {
+		msg_error("The splitblock size must be align to page_size (%" PRIu32 " bytes).",
+			  params.page_size);
+		err = -EINVAL;
+		goto out;
+	}
+	err = split_plan(&job.source, job.max_pfn, job.cycle_pfns, params.page_size, block, nr,
+			 parts);
+	params.split = true;
+	for (unsigned int i = 0; i < nr && !err; i++) {
+		struct page_counts counts = { 0 };
+		struct kdump_write_result result = { 0 };
+
+		params.path = ctx->opt.dumpfiles[i];
+		params.start_pfn = parts[i].start_pfn;
+		params.end_pfn = parts[i].end_pfn;
+		err = kdump_write(&params, &job.source, i ? &counts : &job.counts, &result);
+		job.counts.zero += counts.zero;
+		totals.pfn_present = result.pfn_present;
+		totals.bytes_written += result.bytes_written;
+	}
+	if (!err) {
+		totals.max_pfn = job.max_pfn;
+		report_print(&totals);
+		report_extensions(&job.extensions);
+		report_saved_split(ctx->opt.dumpfiles, nr);
+	}
+out:
+	end_job(&job);
+	free(parts);
+	return err;
+}
+
+static int run_dump_dmesg(struct mdf_context *ctx)
+{
+	struct outfile out;
 	int err;
 
 	err = open_dump(ctx);
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = page_scan_init(ctx->input, ctx->memory, ctx->vmcoreinfo, ctx->opt.dump_level, &scan);
-	if (!err)
-		err = run_extensions(ctx, scan, &keep, &discard, &extensions);
+		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
 	if (err)
-		goto out;
-	kdump = ctx->input->kdump;
-	read_utsname(ctx, &uts);
-	if (!vmcoreinfo_number(ctx->vmcoreinfo, "phys_base", &phys_base) && kdump)
-		phys_base = (int64_t)kdump->phys_base;
-	vmcoreinfo_plain_number(ctx->vmcoreinfo, "CRASHTIME", &crash_time);
-	if (kdump) {
-		/* Re-filtering keeps the crash time and what was excluded before. */
-		crash_time = kdump->timestamp_sec;
-		params.timestamp_usec = kdump->timestamp_usec;
-		params.dump_level = ctx->opt.dump_level | kdump->dump_level;
-		if (params.dump_level != ctx->opt.dump_level)
-			msg_info("The dump level of %s is %d: the new dump has level %d.", ctx->opt.vmcore,
-				 kdump->dump_level, params.dump_level);
-	} else {
-		params.dump_level = ctx->opt.dump_level;
+		return err;
+	err = printk_dump(ctx->memory, ctx->vmcoreinfo, out.stream, out.path);
+	if (err) {
+		outfile_abort(&out);
+		return err;
 	}
+	err = outfile_finish(&out);
+	if (!err) {
+		msg_info("%s", "");
+		msg_info("The dmesg log is saved to %s.", out.path);
+	}
+	return err;
+}
 
-	params.path = ctx->opt.output;
-	params.force = ctx->opt.force;
-	params.flatten = ctx->opt.flatten;
-	params.codec = (enum mdf_codec)ctx->opt.codec;
-	params.page_size = ctx->input->page_size;
-	params.max_pfn = page_scan_max_pfn(scan);
-	params.phys_base = (uint64_t)phys_base;
-	params.uts = &uts;
-	params.timestamp_sec = crash_time;
-	params.nr_cpus = kdump ? kdump->nr_cpus
-			       : kdump_count_cpus(ctx->input->notes, ctx->input->notes_size);
-	params.notes = ctx->input->notes;
-	params.notes_size = ctx->input->notes_size;
-	params.cycle_pfns = cycle_pfns(&ctx->opt, params.max_pfn);
-	msg_debug("dump level %d, %" PRIu64 " pfns, %" PRIu64 " per cycle", params.dump_level,
-		  params.max_pfn, params.cycle_pfns);
+/*
+ * --mem-usage: the pages of each kind at dump level 31, zero pages
+ * included, as upstream counts them; nothing is written.
+ */
+static int run_mem_usage(struct mdf_context *ctx)
+{
+	struct dump_job job = { 0 };
+	struct mem_usage usage = { 0 };
+	int err;
 
-	source_ctx.scan = scan;
-	source_ctx.input = ctx->input;
-	source.classify = classify_cycle;
-	source.read_page = read_input_page;
-	source.ctx = &source_ctx;
-	err = kdump_write(&params, &source, &counts, &result);
-	if (err)
-		goto out;
-	report_print(&(struct report_totals){
-		.max_pfn = params.max_pfn,
-		.pfn_present = result.pfn_present,
-		.bytes_written = result.bytes_written,
-		.counts = &counts,
-	});
-	report_extensions(&extensions);
-	report_saved(ctx->opt.flatten ? "STDOUT" : ctx->opt.output);
-out:
-	page_scan_free(scan);
-	pfn_ranges_free(&keep);
-	pfn_ranges_free(&discard);
-	extension_results_free(&extensions);
+	/* /proc/kcore, or a vmcore: kcore_input_open() says 1 to the latter. */
+	err = kcore_input_open(ctx->opt.vmcore, &ctx->input);
+	if (err < 0)
+		return err;
+	err = start_job(ctx, DL_MAX, false, &job);
+	if (!err)
+		err = mem_usage_count(&job.source, job.max_pfn, job.cycle_pfns,
+				      ctx->input->page_size, &usage);
+	if (!err)
+		mem_usage_print(&usage);
+	end_job(&job);
 	return err;
 }
 
@@ -574,7 +848,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	msg_set_level(ctx.opt.message_level);
-	msg_set_stdout_is_data(ctx.opt.flatten ||
+	msg_set_stdout_is_data((ctx.opt.flatten && ctx.opt.mode != MODE_MEM_USAGE) ||
 			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
 			       ctx.opt.mode == MODE_DUMP_TYPE);
 	/* A reader of the flattened stream that goes away is a write error, not a kill. */
@@ -599,6 +873,27 @@ int main(int argc, char **argv)
 	case MODE_DUMP:
 		err = run_dump(&ctx);
 		report_finished(!err);
+		break;
+	case MODE_SPLIT:
+		err = run_split(&ctx);
+		report_finished(!err);
+		break;
+	case MODE_REASSEMBLE_SPLIT:
+		err = reassemble_dumpfiles((const char *const *)ctx.opt.dumpfiles,
+					   ctx.opt.nr_dumpfiles, ctx.opt.output, ctx.opt.force);
+		if (!err)
+			report_saved(ctx.opt.output);
+		report_finished(!err);
+		break;
+	case MODE_DUMP_DMESG:
+		err = run_dump_dmesg(&ctx);
+		report_finished(!err);
+		break;
+	case MODE_MEM_USAGE:
+		err = run_mem_usage(&ctx);
+		/* Upstream says only when the table could not be made. */
+		if (err)
+			report_finished(false);
 		break;
 	}
 	close_context(&ctx);

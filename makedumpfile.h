@@ -17,6 +17,10 @@ enum mdf_mode {
 	MODE_REASSEMBLE_FLAT,   /* -R DUMPFILE < flattened stream */
 	MODE_DUMP_KALLSYMS,     /* --dump-kallsyms VMCORE [OUTFILE] */
 	MODE_DUMP_TYPE,         /* --dump-type [MODULE:]NAME[.MEMBER...] VMCORE */
+	MODE_SPLIT,             /* --split VMCORE DUMPFILE1 DUMPFILE2 ... */
+	MODE_REASSEMBLE_SPLIT,  /* --reassemble DUMPFILE1 ... DUMPFILE */
+	MODE_DUMP_DMESG,        /* --dump-dmesg VMCORE LOGFILE */
+	MODE_MEM_USAGE,         /* --mem-usage VMCORE */
 	MODE_VERSION,
 	MODE_HELP,
 };
@@ -28,6 +32,8 @@ struct mdf_options {
 	const char *vmcoreinfo_file;  /* -i */
 	bool force;                   /* -f */
 	bool flatten;                 /* -F */
+	bool elf;                     /* -E */
+	bool split;                   /* --split */
 	int message_level;
 	int dump_level;               /* -d, the first of its list */
 	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
@@ -36,6 +42,10 @@ struct mdf_options {
 	struct extension_options extensions;
 	struct extension_arg *extension_args;  /* owned; extensions.args points here */
 	const char *type_spec;        /* --dump-type */
+	/* --split: the files to write; --reassemble: the files to read. */
+	char **dumpfiles;
+	unsigned int nr_dumpfiles;
+	unsigned long splitblock_kib; /* --splitblock-size; 0: 1 GiB */
 };
 
 struct dump_input;

@@ -45,27 +45,49 @@ int outfile_create(struct outfile *out, const char *path, bool force)
 	return 0;
 }
 
-int outfile_finish(struct outfile *out)
+int outfile_sync(struct outfile *out)
 {
-	int err = 0;
+	if (fflush(out->stream) != 0) {
+		int err = errno;
 
-	if (fflush(out->stream) != 0)
-		err = errno;
-	if (!err && !out->is_stdout && fsync(out->fd) != 0 && errno != EINVAL)
-		err = errno;
-	if (!out->is_stdout) {
-		if (fclose(out->stream) != 0 && !err)
-			err = errno;
-		out->stream = NULL;
-		out->fd = -1;
-	}
-	if (err) {
 		msg_error("%s: write failed: %s", out->path, strerror(err));
-		if (out->is_regular)
-			unlink(out->path);
+		return -err;
+	}
+	/* EINVAL: a device or pipe that cannot be synced has nothing to lose. */
+	if (!out->is_stdout && fsync(out->fd) != 0 && errno != EINVAL) {
+		int err = errno;
+
+		msg_error("%s: cannot sync the written data to the device (fsync): %s", out->path,
+			  strerror(err));
 		return -err;
 	}
 	return 0;
+}
+
+int outfile_close(struct outfile *out)
+{
+	int err = 0;
+
+	if (out->is_stdout || out->fd < 0)
+		return 0;
+	if ((out->stream ? fclose(out->stream) : close(out->fd)) != 0) {
+		err = errno;
+		msg_error("%s: closing it failed: %s", out->path, strerror(err));
+	}
+	out->stream = NULL;
+	out->fd = -1;
+	return -err;
+}
+
+int outfile_finish(struct outfile *out)
+{
+	int err = outfile_sync(out);
+
+	if (!err)
+		err = outfile_close(out);
+	if (err)
+		outfile_abort(out);
+	return err;
 }
 
 void outfile_abort(struct outfile *out)

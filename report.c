@@ -10,6 +10,8 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "extension.h"
 #include "message.h"
@@ -128,6 +130,8 @@ void report_print(const struct report_totals *t)
 	msg_report("%s", "");
 	msg_report("Original pages  : 0x%016" PRIx64, original);
 	msg_report("  Excluded pages   : 0x%016" PRIx64, excluded);
+	if (t->elf)
+		msg_report("     in ELF format : 0x%016" PRIx64, t->elf_excluded);
 	msg_report("    Pages filled with zero  : 0x%016" PRIx64, c->zero);
 	msg_report("    Non-private cache pages : 0x%016" PRIx64, c->cache);
 	msg_report("    Private cache pages     : 0x%016" PRIx64, c->cache_private);
@@ -137,6 +141,11 @@ void report_print(const struct report_totals *t)
 	msg_report("    Offline pages           : 0x%016" PRIx64, c->offline);
 	msg_report("    Extension filter pages  : 0x%016" PRIx64, c->extension);
 	msg_report("  Remaining pages  : 0x%016" PRIx64, original - excluded);
+	if (t->elf) {
+		/* The reduction is then the ELF file's. */
+		msg_report("     in ELF format : 0x%016" PRIx64, original - t->elf_excluded);
+		excluded = t->elf_excluded;
+	}
 	/* Upstream rounds the percentage down, and skips it for an empty dump. */
 	if (original)
 		msg_report("  (The number of pages is reduced to %" PRIu64 "%%.)",
@@ -165,6 +174,26 @@ void report_saved(const char *path)
 {
 	msg_info("%s", "");
 	msg_info("The dumpfile is saved to %s.", path);
+}
+
+void report_saved_split(char *const *paths, unsigned int count)
+{
+	size_t len = 0;
+	char *line;
+
+	for (unsigned int i = 0; i < count; i++)
+		len += strlen(paths[i]) + sizeof(", and ");
+	line = malloc(len + 1);
+	if (!line)
+		return;
+	line[0] = '\0';
+	for (unsigned int i = 0; i < count; i++) {
+		strcat(line, i + 1 < count ? paths[i] : "and ");
+		strcat(line, i + 1 < count ? ", " : paths[i]);
+	}
+	msg_info("%s", "");
+	msg_info("The dumpfiles are saved to %s.", line);
+	free(line);
 }
 
 void report_finished(bool completed)

@@ -66,11 +66,18 @@ struct report_totals {
 	uint64_t bytes_written;
 	/* Pages excluded per category, zero pages included. */
 	const struct page_counts *counts;
+	/*
+	 * For an ELF dump file: the pages its segments leave out, which
+	 * upstream reports "in ELF format" beside the excluded pages.
+	 */
+	bool elf;
+	uint64_t elf_excluded;
 };
 
 /*
- * Prints upstream's print_report() for a kdump-compressed dump, plus an
- * "Extension filter pages" line after "Offline pages", at the report level.
+ * Prints upstream's print_report() for a kdump-compressed or ELF dump,
+ * plus an "Extension filter pages" line after "Offline pages", at the
+ * report level.
  */
 void report_print(const struct report_totals *t);
 
@@ -84,6 +91,12 @@ void report_extensions(const struct extension_results *results);
 
 /* "The dumpfile is saved to PATH.", after a blank line (common level). */
 void report_saved(const char *path);
+
+/*
+ * Upstream's line for a split dump: "The dumpfiles are saved to A, B, and
+ * C.", after a blank line (common level).
+ */
+void report_saved_split(char *const *paths, unsigned int count);
 
 /* "makedumpfile Completed." or "makedumpfile Failed.", after a blank line. */
 void report_finished(bool completed);

@@ -8,9 +8,7 @@
 #  - every codec, with one cycle and with many, plain and flattened: every
 #    page reads back equal to the ELF's through python3-libkdumpfile and our
 #    own reader, and upstream re-filters it (-d 31) into its own -d 31 file;
-#  - write failures (full device, full file system, file size limit, pipe
-#    without -F, a reader that goes away) fail with one message and leave
-#    no file behind.
+#  (write failures are t-write-failures.sh's).
 . "$PROJECT/tests/lib.sh"
 
 UPSTREAM=$(command -v makedumpfile || true)
@@ -117,38 +115,3 @@ for name in 6.1-kdump 6.1-qemu.relayout; do
 	fi
 	rm -f "$WORK"/*.kdump
 done
-
-# Write failures: one message naming the file and how far it got, exit 1,
-# no file left (and never a device removed).
-elf=$(fixture 6.1-kdump.elf) || { skip writer-failures "no $VMCORES/6.1-kdump"; exit 0; }
-expect_failure writer-dev-full "/dev/full: cannot write .*No space left on device; stopped after" \
-	"$MDF" -f -d 1 "$elf" /dev/full
-if [ -c /dev/full ]; then pass writer-dev-full-kept; else fail writer-dev-full-kept "/dev/full is gone"; fi
-
-: >"$WORK/exists.kdump"
-expect_failure writer-refuses-overwrite "exists.kdump: already exists; use -f" \
-	"$MDF" -d 1 "$elf" "$WORK/exists.kdump"
-[ -e "$WORK/exists.kdump" ] && pass writer-refuses-overwrite-kept ||
-	fail writer-refuses-overwrite-kept "the existing file was removed"
-
-expect_failure writer-file-size-limit "limited.kdump: cannot write .*File too large; stopped after [0-9]+ bytes, at page [0-9]+ of [0-9]+" \
-	bash -c 'trap "" XFSZ; ulimit -f 4096; exec "$0" "$@"' "$MDF" -d 1 "$elf" "$WORK/limited.kdump"
-[ -e "$WORK/limited.kdump" ] && fail writer-file-size-limit-removed "limited.kdump left behind" ||
-	pass writer-file-size-limit-removed
-
-mnt=$WORK/tiny
-mkdir -p "$mnt"
-if mount -t tmpfs -o size=3m tmpfs "$mnt" 2>/dev/null; then
-	expect_failure writer-enospc "full.kdump: cannot write .*No space left on device; stopped after" \
-		"$MDF" -d 1 "$elf" "$mnt/full.kdump"
-	[ -e "$mnt/full.kdump" ] && fail writer-enospc-removed "full.kdump left behind" ||
-		pass writer-enospc-removed
-	umount "$mnt"
-else
-	skip writer-enospc "cannot mount a small tmpfs here (needs root)"
-fi
-
-expect_failure writer-pipe-needs-flatten "standard output: cannot seek.*use the flattened format" \
-	bash -c '"$0" "$@" | cat >/dev/null; exit ${PIPESTATUS[0]}' "$MDF" -d 1 "$elf" -
-expect_failure writer-flat-reader-gone "the reader of the flattened stream went away" \
-	bash -c '"$0" "$@" | head -c 100000 >/dev/null; exit ${PIPESTATUS[0]}' "$MDF" -F -d 1 "$elf"

@@ -7,6 +7,7 @@
  *    multiple of 8 and a classifier that scribbles past the cycle's end:
  *    every page reads back as written or as excluded / not dumped, zero
  *    pages counted, header fields as given;
+ *  - the parts of a split dump: each page in the part of its pfn only;
  *  - failures: a classification that changes between the passes, a failing
  *    callback, an unreadable page, nothing to dump, bad parameters, an
  *    existing file: an error, and no file left (or the old one kept).
@@ -295,6 +296,48 @@ static void test_flattened(void)
 	unlink(back);
 }
 
+/* Three parts of a split dump: each pfn to dump reads from the part that holds it only. */
+static void test_split(void)
+{
+	static const uint64_t bounds[] = { 0, 300, 304, MAX_PFN };
+	struct dump_input *in[3] = { NULL };
+	unsigned char got[PAGE], want[PAGE];
+	int bad = 0, err = 0;
+
+	for (int i = 0; i < 3 && !err; i++) {
+		struct kdump_writer_params p = params(path_in_dir(i ? i == 1 ? "p2" : "p3" : "p1"),
+						      CODEC_ZSTD, 64);
+		struct source s = { .unreadable_pfn = UINT64_MAX };
+		struct kdump_write_result r;
+		struct page_counts counts;
+
+		p.split = true;
+		p.start_pfn = bounds[i];
+		p.end_pfn = bounds[i + 1];
+		err = write_dump(&p, &s, &counts, &r);
+		if (!err)
+			err = input_open(p.path, &in[i]);
+	}
+	for (uint64_t pfn = 0; pfn < MAX_PFN && !err; pfn++) {
+		fill_page(pfn, want);
+		for (int i = 0; i < 3; i++) {
+			bool mine = pfn >= bounds[i] && pfn < bounds[i + 1] && is_dumpable(pfn);
+			int e = input_read_page(in[i], pfn, got);
+
+			if (mine ? e || memcmp(got, want, PAGE) : !e)
+				bad++;
+		}
+	}
+	check(!err && !bad && in[0]->kdump->split && in[2]->kdump->start_pfn == 304 &&
+	      in[2]->kdump->end_pfn == MAX_PFN,
+	      "split into 3 parts (one of 4 pfns): each page in its part only (%d wrong)", bad);
+	for (int i = 0; i < 3; i++)
+		input_close(in[i]);
+	unlink(path_in_dir("p1"));
+	unlink(path_in_dir("p2"));
+	unlink(path_in_dir("p3"));
+}
+
 static void test_failures(void)
 {
 	const char *path = path_in_dir("fail.kdump");
@@ -350,6 +393,7 @@ int main(void)
 	check(kdump_count_cpus(notes, notes_size) == 2, "two NT_PRSTATUS notes counted");
 	test_codecs();
 	test_flattened();
+	test_split();
 	test_failures();
 	rmdir(dir);
 	return failures ? 1 : 0;
