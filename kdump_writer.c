@@ -102,6 +102,9 @@ struct kdump_writer {
 	uint64_t pages_flushed;
 	struct out_stream desc;
 	struct out_stream data;
+	/* Where the erase information went, after the page data; 0 for none. */
+	uint64_t eraseinfo_offset;
+	uint64_t eraseinfo_size;
 	/* The descriptor of every zero page, in file byte order. */
 	struct kdump_page_desc zero_desc;
 	struct codec_compressor *comp;
@@ -224,6 +227,8 @@ static int write_sub_header(struct kdump_writer *w)
 		sh.start_pfn_64 = htole64(p->start_pfn);
 		sh.end_pfn_64 = htole64(p->end_pfn);
 	}
+	sh.offset_eraseinfo = htole64(w->eraseinfo_offset);
+	sh.size_eraseinfo = htole64(w->eraseinfo_size);
 	if (p->notes_size) {
 		sh.offset_note = htole64(notes_offset);
 		sh.size_note = htole64(p->notes_size);
@@ -655,6 +660,31 @@ static int write_pages(struct kdump_writer *w, struct page_counts *counts)
 }
 
 /*
+ * The erase information goes after the page data, and the sub header,
+ * written again, says where: upstream's layout.  In a flattened stream the
+ * sub header's second record comes last, and -R applies it over the first.
+ */
+static int write_eraseinfo(struct kdump_writer *w)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!w->src->eraseinfo)
+		return 0;
+	err = w->src->eraseinfo(w->src->ctx, &text, &len);
+	if (!err && len) {
+		w->eraseinfo_offset = w->data.offset + w->data.len;
+		w->eraseinfo_size = len;
+		err = write_at(w, w->eraseinfo_offset, text, len, "the erase information");
+		if (!err)
+			err = write_sub_header(w);
+	}
+	free(text);
+	return err;
+}
+
+/*
  * Everything is written: once it is on the disk, the header says the dump
  * is complete, and the file is closed.
  */
@@ -733,6 +763,8 @@ int kdump_write(const struct kdump_writer_params *p, const struct kdump_page_sou
 		err = write_bitmaps(&w, counts);
 	if (!err)
 		err = write_pages(&w, counts);
+	if (!err)
+		err = write_eraseinfo(&w);
 	if (!err)
 		err = finish_output(&w);
 	if (!err) {

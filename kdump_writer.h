@@ -74,6 +74,11 @@ struct kdump_page_source {
 	int (*classify)(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
 			uint8_t *dumpable, struct page_counts *counts);
 	int (*read_page)(void *ctx, uint64_t pfn, void *buf);
+	/*
+	 * Optional, asked once the pages are written: the erase information
+	 * to store after them (malloc'ed; *len 0 for none), upstream's text.
+	 */
+	int (*eraseinfo)(void *ctx, char **text, size_t *len);
 	void *ctx;
 };
 

@@ -19,7 +19,10 @@
 #include "btf_info.h"
 #include "codec.h"
 #include "elf_writer.h"
+#include "erase_apply.h"
+#include "erase_config.h"
 #include "erase_info.h"
+#include "eraseinfo.h"
 #include "extension.h"
 #include "flat.h"
 #include "input.h"
@@ -51,6 +54,8 @@ enum long_option {
 	OPT_EXTENSION_ARG,
 	OPT_SPLIT,
 	OPT_SPLITBLOCK_SIZE,
+	OPT_CONFIG,
+	OPT_ERASEINFO,
 	OPT_REASSEMBLE,
 	OPT_DUMP_DMESG,
 	OPT_MEM_USAGE,
@@ -68,6 +73,8 @@ static const struct option long_options[] = {
 	{ "extension-arg", required_argument, NULL, OPT_EXTENSION_ARG },
 	{ "split", no_argument, NULL, OPT_SPLIT },
 	{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "eraseinfo", no_argument, NULL, OPT_ERASEINFO },
 	{ "reassemble", no_argument, NULL, OPT_REASSEMBLE },
 	{ "dump-dmesg", no_argument, NULL, OPT_DUMP_DMESG },
 	{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
@@ -80,13 +87,14 @@ static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage:\n"
-		"  makedumpfile [-c|-l|-p|-z|-E] [-d DL] [-f] [-i VMCOREINFO] VMCORE DUMPFILE\n"
+		"  makedumpfile [-c|-l|-p|-z|-E] [-d DL] [-f] [-i VMCOREINFO] [--config FILE] VMCORE DUMPFILE\n"
 		"  makedumpfile -F [-c|-l|-p|-z|-E] [-d DL] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile -R DUMPFILE < FLATTENED_DUMP\n"
 		"  makedumpfile --split [-c|-l|-p|-z] [-d DL] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
 		"  makedumpfile --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 		"  makedumpfile --dump-dmesg [-i VMCOREINFO] VMCORE LOGFILE\n"
 		"  makedumpfile --mem-usage [-i VMCOREINFO] VMCORE   (/proc/kcore on a live system)\n"
+		"  makedumpfile --eraseinfo DUMPFILE\n"
 		"  makedumpfile --dump-kallsyms [-i VMCOREINFO] VMCORE [OUTFILE]\n"
 		"  makedumpfile --dump-type [MODULE:]NAME[.MEMBER...][,...] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile -v | -h\n"
@@ -106,6 +114,9 @@ static void print_usage(FILE *out)
 		"  --split            write the dump as several files, each a range of pfns\n"
 		"  --splitblock-size KB  split at multiples of this much memory (default 1 GiB)\n"
 		"  --reassemble       put the files of a split dump back into one\n"
+		"  --config FILE      erase, in the pages written, the data the filter config FILE\n"
+		"                     names (makedumpfile.conf(5))\n"
+		"  --eraseinfo        print what DUMPFILE says was erased from it\n"
 		"  --dump-dmesg       write the kernel log of the dump to LOGFILE\n"
 		"  --mem-usage        print how many pages of each kind the memory holds\n"
 		"  --cyclic-buffer KB bitmap buffer per cycle, in KiB (default: from free memory)\n"
@@ -230,7 +241,7 @@ static int parse_dump_arguments(int argc, char **argv, struct mdf_options *opt,
 static int parse_options(int argc, char **argv, struct mdf_options *opt)
 {
 	bool reassemble = false, dump_kallsyms = false, debug = false;
-	bool reassemble_split = false, dmesg = false, mem_usage = false;
+	bool reassemble_split = false, dmesg = false, mem_usage = false, eraseinfo = false;
 	int c, positional;
 	long value;
 
@@ -345,6 +356,12 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 		case OPT_REASSEMBLE:
 			reassemble_split = true;
 			break;
+		case OPT_CONFIG:
+			opt->config_path = optarg;
+			break;
+		case OPT_ERASEINFO:
+			eraseinfo = true;
+			break;
 		case OPT_DUMP_DMESG:
 			dmesg = true;
 			break;
@@ -382,6 +399,15 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 		}
 		opt->vmcore = argv[optind];
 		opt->output = positional == 2 ? argv[optind + 1] : NULL;
+		return 0;
+	}
+	if (eraseinfo) {
+		opt->mode = MODE_ERASEINFO;
+		if (positional != 1) {
+			msg_error("--eraseinfo takes one DUMPFILE");
+			return invalid_command_line();
+		}
+		opt->vmcore = argv[optind];
 		return 0;
 	}
 	if (opt->type_spec) {
@@ -511,10 +537,14 @@ static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
 	return pfns < 4096 * 8 ? 4096 * 8 : pfns;
 }
 
-/* What the writer's callbacks work on: pages classified by the scan, read from the input. */
+/*
+ * What the writer's callbacks work on: pages classified by the scan, read
+ * from the input, with the bytes to erase overwritten.
+ */
 struct page_source_ctx {
 	struct page_scan *scan;
 	struct dump_input *input;
+	struct erase_set *erase;
 };
 
 static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
@@ -525,11 +555,41 @@ static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8
 	return page_scan_cycle(source->scan, start_pfn, end_pfn, present, dumpable, counts);
 }
 
+/* As upstream: read, then erase, and only then look for a zero page. */
 static int read_input_page(void *ctx, uint64_t pfn, void *buf)
 {
 	struct page_source_ctx *source = ctx;
+	int err = input_read_page(source->input, pfn, buf);
 
-	return input_read_page(source->input, pfn, buf);
+	if (!err)
+		erase_set_apply(source->erase, pfn, buf);
+	return err;
+}
+
+/*
+ * The erase information of the new dump: what the input already had (a
+ * dump re-filtered keeps it), then what this run erased in the pages it
+ * wrote.
+ */
+static int dump_eraseinfo(void *ctx, char **text, size_t *len)
+{
+	struct page_source_ctx *source = ctx;
+	char *before = NULL, *now = NULL;
+	size_t before_len = 0, now_len = 0;
+	int err = eraseinfo_read(source->input, &before, &before_len);
+
+	if (!err)
+		err = eraseinfo_text(source->erase, false, &now, &now_len);
+	if (!err && (*text = malloc(before_len + now_len + 1))) {
+		memcpy(*text, before ? before : "", before_len);
+		memcpy(*text + before_len, now ? now : "", now_len + 1);
+		*len = before_len + now_len;
+	} else if (!err) {
+		err = -ENOMEM;
+	}
+	free(before);
+	free(now);
+	return err;
 }
 
 /*
@@ -537,7 +597,8 @@ static int read_input_page(void *ctx, uint64_t pfn, void *buf)
  * ranges to the scan.  Only makedumpfile's own failures are errors.
  */
 static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struct pfn_ranges *keep,
-			  struct pfn_ranges *discard, struct extension_results *results)
+			  struct pfn_ranges *discard, struct erase_set *erase,
+			  struct extension_results *results)
 {
 	struct extension_options opt = ctx->opt.extensions;
 	struct extension_env env = {
@@ -546,6 +607,7 @@ static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struc
 		.mem_map = page_scan_mem_map(scan),
 		.page_size = ctx->input->page_size,
 		.max_pfn = page_scan_max_pfn(scan),
+		.erase = erase,
 	};
 	int err;
 
@@ -562,6 +624,7 @@ struct dump_job {
 	struct page_scan *scan;
 	struct pfn_ranges keep;
 	struct pfn_ranges discard;
+	struct erase_set erase;
 	struct extension_results extensions;
 	struct page_source_ctx source_ctx;
 	struct kdump_page_source source;
@@ -585,14 +648,24 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 		err = open_memory(ctx);
 	if (!err)
 		err = page_scan_init(ctx->input, ctx->memory, ctx->vmcoreinfo, dump_level, &job->scan);
-	if (!err && extensions)
-		err = run_extensions(ctx, job->scan, &job->keep, &job->discard, &job->extensions);
 	if (err)
 		return err;
+	/* The config's erasures first: the erase information lists them before the extensions'. */
+	erase_set_init(&job->erase, ctx->input->page_size, page_scan_max_pfn(job->scan));
+	if (ctx->erase_config)
+		err = erase_config_resolve(ctx->erase_config, ctx->memory, ctx->symbols, &job->erase);
+	if (!err && extensions)
+		err = run_extensions(ctx, job->scan, &job->keep, &job->discard, &job->erase,
+				     &job->extensions);
+	if (err)
+		return err;
+	erase_set_sort(&job->erase);
 	job->source_ctx.scan = job->scan;
 	job->source_ctx.input = ctx->input;
+	job->source_ctx.erase = &job->erase;
 	job->source.classify = classify_cycle;
 	job->source.read_page = read_input_page;
+	job->source.eraseinfo = dump_eraseinfo;
 	job->source.ctx = &job->source_ctx;
 	job->max_pfn = page_scan_max_pfn(job->scan);
 	job->cycle_pfns = cycle_pfns(&ctx->opt, job->max_pfn);
@@ -604,6 +677,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 static void end_job(struct dump_job *job)
 {
 	page_scan_free(job->scan);
+	erase_set_free(&job->erase);
 	pfn_ranges_free(&job->keep);
 	pfn_ranges_free(&job->discard);
 	extension_results_free(&job->extensions);
@@ -828,8 +902,28 @@ static int run_dump_type(struct mdf_context *ctx)
 	return err;
 }
 
+/* --eraseinfo: the erase information a dump holds, as it holds it. */
+static int run_eraseinfo(struct mdf_context *ctx)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err = input_open(ctx->opt.vmcore, &ctx->input);
+
+	if (!err)
+		err = eraseinfo_read(ctx->input, &text, &len);
+	if (!err && !len)
+		msg_info("%s holds no erase information.", ctx->opt.vmcore);
+	if (!err && len && fwrite(text, 1, len, stdout) != len) {
+		msg_error("standard output: %s", strerror(errno));
+		err = -EIO;
+	}
+	free(text);
+	return err;
+}
+
 static void close_context(struct mdf_context *ctx)
 {
+	erase_config_free(ctx->erase_config);
 	symbols_free(ctx->symbols);
 	memory_close(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
@@ -850,7 +944,12 @@ int main(int argc, char **argv)
 	msg_set_level(ctx.opt.message_level);
 	msg_set_stdout_is_data((ctx.opt.flatten && ctx.opt.mode != MODE_MEM_USAGE) ||
 			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
-			       ctx.opt.mode == MODE_DUMP_TYPE);
+			       ctx.opt.mode == MODE_DUMP_TYPE || ctx.opt.mode == MODE_ERASEINFO);
+	/* A config with a syntax error stops the run before the dump is touched. */
+	if (ctx.opt.config_path && erase_config_load(ctx.opt.config_path, &ctx.erase_config)) {
+		close_context(&ctx);
+		return EXIT_FAILURE;
+	}
 	/* A reader of the flattened stream that goes away is a write error, not a kill. */
 	if (ctx.opt.flatten)
 		signal(SIGPIPE, SIG_IGN);
@@ -888,6 +987,9 @@ int main(int argc, char **argv)
 	case MODE_DUMP_DMESG:
 		err = run_dump_dmesg(&ctx);
 		report_finished(!err);
+		break;
+	case MODE_ERASEINFO:
+		err = run_eraseinfo(&ctx);
 		break;
 	case MODE_MEM_USAGE:
 		err = run_mem_usage(&ctx);

@@ -21,6 +21,7 @@ enum mdf_mode {
 	MODE_REASSEMBLE_SPLIT,  /* --reassemble DUMPFILE1 ... DUMPFILE */
 	MODE_DUMP_DMESG,        /* --dump-dmesg VMCORE LOGFILE */
 	MODE_MEM_USAGE,         /* --mem-usage VMCORE */
+	MODE_ERASEINFO,         /* --eraseinfo DUMPFILE */
 	MODE_VERSION,
 	MODE_HELP,
 };
@@ -46,6 +47,7 @@ struct mdf_options {
 	char **dumpfiles;
 	unsigned int nr_dumpfiles;
 	unsigned long splitblock_kib; /* --splitblock-size; 0: 1 GiB */
+	const char *config_path;      /* --config: the filter config, what to erase */
 };
 
 struct dump_input;
@@ -53,8 +55,11 @@ struct vmcoreinfo;
 struct memory;
 struct symbols;
 
+struct erase_config;
+
 struct mdf_context {
 	struct mdf_options opt;
+	struct erase_config *erase_config;  /* --config, read before the dump is opened */
 	struct dump_input *input;
 	struct vmcoreinfo *vmcoreinfo;
 	struct memory *memory;

@@ -121,12 +121,12 @@ printf 'erase init_task.comm\n' >"$WORK/comm.conf"
 for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 	dump=$(fixture "$guest.elf") || { skip "erase-$guest" "no $VMCORES/$guest"; continue; }
 	t=erase-$guest
-	"$ET" "$dump" write -d 31 "$WORK/base.kdump" 2>"$WORK/$t-base.err" ||
+	"$MDF" -f -l -d 31 "$dump" "$WORK/base.kdump" >/dev/null 2>"$WORK/$t-base.err" ||
 		{ fail "$t" "the dump without erasure: $(tail -n 2 "$WORK/$t-base.err")"; continue; }
 	if ! "$ET" "$dump" plan --config "$WORK/comm.conf" --extension-dir "$procs" >"$WORK/$t.plan" \
 		2>"$WORK/$t-plan.err" ||
-		! "$ET" "$dump" write -d 31 --config "$WORK/comm.conf" --extension-dir "$procs" \
-			--message-level 7 "$WORK/erased.kdump" >"$WORK/$t.out" 2>&1; then
+		! "$MDF" -f -l -d 31 --config "$WORK/comm.conf" --extension-dir "$procs" \
+			--message-level 7 "$dump" "$WORK/erased.kdump" >"$WORK/$t.out" 2>&1; then
 		fail "$t" "$(tail -n 3 "$WORK/$t-plan.err" "$WORK/$t.out")"
 		continue
 	fi
@@ -148,7 +148,7 @@ for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 	fi
 	# The eraseinfo: the config's command, then the job's line, for each name erased; all of
 	# them in pages -d 31 keeps, so as planned.
-	"$ET" "$WORK/erased.kdump" eraseinfo >"$WORK/$t.eraseinfo"
+	"$MDF" --eraseinfo "$WORK/erased.kdump" >"$WORK/$t.eraseinfo"
 	grep -v '^piece' "$WORK/$t.plan" >"$WORK/$t.want"
 	names=$(sed -n 's/^erase proc_names:task_struct.comm size \([0-9]*\)$/\1/p' "$WORK/$t.want")
 	if cmp -s "$WORK/$t.eraseinfo" "$WORK/$t.want" && [ "$(head -n 1 "$WORK/$t.want")" = \
@@ -163,17 +163,17 @@ for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 	# Upstream reads our eraseinfo where it expects it, and carries it into its own output.
 	if command -v makedumpfile >/dev/null && [ "$guest" = 6.1-qemu ]; then
 		if makedumpfile -f -l -d 31 "$WORK/erased.kdump" "$WORK/upstream.kdump" >/dev/null 2>&1 &&
-			"$ET" "$WORK/upstream.kdump" eraseinfo | cmp -s - "$WORK/$t.eraseinfo"; then
+			"$MDF" --eraseinfo "$WORK/upstream.kdump" | cmp -s - "$WORK/$t.eraseinfo"; then
 			pass "$t-upstream-keeps-eraseinfo"
 		else
-			fail "$t-upstream-keeps-eraseinfo" "upstream's output holds: $("$ET" "$WORK/upstream.kdump" eraseinfo 2>&1 | head -n 3)"
+			fail "$t-upstream-keeps-eraseinfo" "upstream's output holds: $("$MDF" --eraseinfo "$WORK/upstream.kdump" 2>&1 | head -n 3)"
 		fi
 	fi
 
 	# The other jobs run without error; what they erase stays inside their pieces.
 	jobs=$(jobdir jobs "$JOBS/keyring.so" "$JOBS/dir_names.so" "$JOBS/socket_buffers.so")
 	if "$ET" "$dump" plan --extension-dir "$jobs" >"$WORK/$t-jobs.plan" 2>"$WORK/$t-jobs.log" &&
-		"$ET" "$dump" write -d 31 --extension-dir "$jobs" --message-level 7 "$WORK/jobs.kdump" \
+		"$MDF" -f -l -d 31 --extension-dir "$jobs" --message-level 7 "$dump" "$WORK/jobs.kdump" \
 			>"$WORK/$t-jobs.out" 2>&1; then
 		keys=$(grep -o 'keyring: [0-9]* keys: erased the payloads of [0-9]*' "$WORK/$t-jobs.out")
 		dentries=$(grep -o 'dir_names: erased the names of [0-9]* dentries' "$WORK/$t-jobs.out")
@@ -208,9 +208,9 @@ fi
 # labprobe's anonymous pages are user data, which -d 8 excludes.
 pfn=$(awk '$1 == "anon" { print $2; exit }' "$VMCORES/6.1-kdump/marker-pfns.txt")
 for level in 0 8; do
-	"$ET" "$dump" write -d $level --extension-dir "$api" --extension-arg "erase_api:paddr=$((pfn * 4096))" \
-		"$WORK/api.kdump" 2>"$WORK/api-$level.err" &&
-		"$ET" "$WORK/api.kdump" eraseinfo >"$WORK/api-$level.eraseinfo" ||
+	"$MDF" -f -l -d $level --extension-dir "$api" --extension-arg "erase_api:paddr=$((pfn * 4096))" \
+		"$dump" "$WORK/api.kdump" >/dev/null 2>"$WORK/api-$level.err" &&
+		"$MDF" --eraseinfo "$WORK/api.kdump" >"$WORK/api-$level.eraseinfo" ||
 		fail "erase-api-d$level" "$(tail -n 3 "$WORK/api-$level.err")"
 	[ $level = 0 ] && page=$("$DR" "$WORK/api.kdump" pages "$pfn")
 done

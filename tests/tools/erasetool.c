@@ -1,45 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * erasetool: erasure end to end, until makedumpfile's --config and
- * --eraseinfo are wired in: the filter config and the extensions' erase
- * requests resolved against a dump, applied to the pages as makedumpfile
- * will apply them (in the writer's read_page callback), and the erase
- * information stored where upstream stores it in a kdump-compressed file.
+ * erasetool: what a run would erase, without writing a dump: the filter
+ * config and the extensions' erase requests resolved against a dump.
  *
- *   erasetool VMCORE plan [OPTIONS]        the planned eraseinfo (every
- *                                          request whole), then "piece
- *                                          PADDR LEN FILL" per piece, sorted
- *   erasetool VMCORE write [OPTIONS] OUT   an lzo kdump-compressed dump of
- *                                          VMCORE at -d LEVEL, erased, with
- *                                          its erase information
- *   erasetool DUMP eraseinfo               the erase information DUMP holds
+ *   erasetool VMCORE plan [OPTIONS]   the planned eraseinfo (every request
+ *                                     whole), then "piece PADDR LEN FILL"
+ *                                     per piece, sorted
  *
  * OPTIONS: --config FILE, --extension-dir DIR, --extension-arg NAME:KEY=VALUE,
  * -d LEVEL (default 0), --message-level N (default: errors only).
- *
- * The erase information goes after the page data, and the sub header's
- * offset_eraseinfo and size_eraseinfo point at it: upstream's layout,
- * here patched into the file kdump_write() wrote.  Exit status 0, 1 on
- * failure (said on stderr), 2 on bad usage.
+ * Exit status 0, 1 on failure (said on stderr), 2 on bad usage.
  */
-#include <endian.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "arch/arch.h"
 #include "erase_apply.h"
 #include "erase_config.h"
 #include "erase_info.h"
-#include "eraseinfo.h"
 #include "extension.h"
 #include "input.h"
-#include "kdump_writer.h"
 #include "memory.h"
 #include "message.h"
 #include "page_scan.h"
@@ -64,8 +47,8 @@ struct tool {
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: erasetool VMCORE plan|write [--config FILE] [--extension-dir DIR] "
-		"[--extension-arg A] [-d LEVEL] [OUT]\n       erasetool DUMP eraseinfo\n");
+	fprintf(stderr, "usage: erasetool VMCORE plan [--config FILE] [--extension-dir DIR] "
+		"[--extension-arg A] [-d LEVEL]\n");
 	return 2;
 }
 
@@ -176,109 +159,6 @@ static int plan(struct tool *t)
 	return 0;
 }
 
-struct source {
-	struct tool *t;
-};
-
-static int classify(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present, uint8_t *dumpable,
-		    struct page_counts *counts)
-{
-	struct source *s = ctx;
-
-	return page_scan_cycle(s->t->scan, start_pfn, end_pfn, present, dumpable, counts);
-}
-
-/* What makedumpfile's run_dump will do: read the page, then erase in it. */
-static int read_page(void *ctx, uint64_t pfn, void *buf)
-{
-	struct source *s = ctx;
-	int err = input_read_page(s->t->in, pfn, buf);
-
-	if (!err)
-		erase_set_apply(&s->t->erase, pfn, buf);
-	return err;
-}
-
-/* Upstream's place for the erase information: after the page data, named by the sub header. */
-static int store_eraseinfo(const char *path, uint32_t page_size, const char *text, size_t len)
-{
-	struct kdump_sub_header sh;
-	struct stat st;
-	int fd = open(path, O_RDWR | O_CLOEXEC), err = 0;
-
-	/* A short read or write sets no errno: EIO then. */
-	errno = EIO;
-	if (fd < 0 || fstat(fd, &st) < 0 || pwrite(fd, text, len, st.st_size) != (ssize_t)len ||
-	    pread(fd, &sh, sizeof(sh), page_size) != (ssize_t)sizeof(sh))
-		err = -errno;
-	if (!err) {
-		sh.offset_eraseinfo = htole64((uint64_t)st.st_size);
-		sh.size_eraseinfo = htole64(len);
-		if (pwrite(fd, &sh, sizeof(sh), page_size) != (ssize_t)sizeof(sh))
-			err = -errno;
-	}
-	if (err)
-		fprintf(stderr, "erasetool: %s: cannot store the erase information: %s\n", path,
-			strerror(-err));
-	if (fd >= 0)
-		close(fd);
-	return err;
-}
-
-static int write_dump(struct tool *t, const char *out)
-{
-	struct kdump_writer_params p = { 0 };
-	struct kdump_write_result result = { 0 };
-	struct page_counts counts = { 0 };
-	struct source source = { t };
-	struct kdump_page_source src = { classify, read_page, &source };
-	int64_t phys_base = 0, crash_time = 0;
-	char *text;
-	size_t len;
-	int err;
-
-	vmcoreinfo_number(t->vi, "phys_base", &phys_base);
-	vmcoreinfo_plain_number(t->vi, "CRASHTIME", &crash_time);
-	p.path = out;
-	p.force = true;
-	p.codec = CODEC_LZO;
-	p.dump_level = t->dump_level;
-	p.page_size = t->in->page_size;
-	p.max_pfn = page_scan_max_pfn(t->scan);
-	p.phys_base = (uint64_t)phys_base;
-	p.timestamp_sec = crash_time;
-	p.nr_cpus = kdump_count_cpus(t->in->notes, t->in->notes_size);
-	p.notes = t->in->notes;
-	p.notes_size = t->in->notes_size;
-	p.cycle_pfns = (p.max_pfn + 7) & ~(uint64_t)7;
-	err = kdump_write(&p, &src, &counts, &result);
-	if (!err)
-		err = eraseinfo_text(&t->erase, false, &text, &len);
-	if (err)
-		return err;
-	if (len)
-		err = store_eraseinfo(out, p.page_size, text, len);
-	free(text);
-	return err;
-}
-
-static int show_eraseinfo(const char *path)
-{
-	struct dump_input *in = NULL;
-	char *text;
-	size_t len;
-	int err = input_open(path, &in);
-
-	if (!err)
-		err = eraseinfo_read(in, &text, &len);
-	if (!err && text)
-		fwrite(text, 1, len, stdout);
-	if (!err)
-		free(text);
-	input_close(in);
-	return err;
-}
-
 int main(int argc, char **argv)
 {
 	struct tool t = { 0 };
@@ -290,15 +170,11 @@ int main(int argc, char **argv)
 		return usage();
 	vmcore = argv[1];
 	cmd = argv[2];
-	if (!strcmp(cmd, "eraseinfo"))
-		return argc == 3 ? show_eraseinfo(vmcore) != 0 : usage();
-	if (parse_options(&t, argc - 2, argv + 2))
-		return usage();
-	if (strcmp(cmd, "plan") ? strcmp(cmd, "write") || optind + 2 != argc - 1 : optind + 2 != argc)
+	if (strcmp(cmd, "plan") || parse_options(&t, argc - 2, argv + 2) || optind + 2 != argc)
 		return usage();
 	err = prepare(&t, vmcore);
 	if (!err)
-		err = !strcmp(cmd, "plan") ? plan(&t) : write_dump(&t, argv[argc - 1]);
+		err = plan(&t);
 	erase_config_free(t.config);
 	erase_set_free(&t.erase);
 	extension_results_free(&t.results);

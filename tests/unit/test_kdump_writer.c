@@ -185,7 +185,7 @@ static struct kdump_writer_params params(const char *path, enum mdf_codec codec,
 static int write_dump(const struct kdump_writer_params *p, struct source *s,
 		      struct page_counts *counts, struct kdump_write_result *result)
 {
-	struct kdump_page_source src = { classify, read_page, s };
+	struct kdump_page_source src = { .classify = classify, .read_page = read_page, .ctx = s };
 
 	memset(counts, 0, sizeof(*counts));
 	return kdump_write(p, &src, counts, result);
