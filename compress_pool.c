@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compress_pool.h"
+#include "zero_page.h"
 
 enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_QUEUED, SLOT_WORKING, SLOT_DONE, SLOT_TAKEN };
 
@@ -45,20 +46,6 @@ struct worker_arg {
 	struct codec_compressor *compressor;
 };
 
-static bool is_zero_page(const unsigned char *page, size_t size)
-{
-	uint64_t acc = 0;
-
-	/* Page sizes are multiples of 8: or whole words together. */
-	for (size_t i = 0; i < size; i += sizeof(uint64_t)) {
-		uint64_t word;
-
-		memcpy(&word, page + i, sizeof(word));
-		acc |= word;
-	}
-	return acc == 0;
-}
-
 static void compress_batch(const struct compress_pool *pool, struct codec_compressor *c,
 			   struct compress_batch *b)
 {
@@ -71,7 +58,7 @@ static void compress_batch(const struct compress_pool *pool, struct codec_compre
 		size_t len;
 		int err;
 
-		b->zero[i] = pool->find_zero && is_zero_page(page, ps);
+		b->zero[i] = pool->find_zero && page_is_zero(page, ps);
 		if (b->zero[i])
 			continue;
 		/* Compressed only when that makes the page smaller, as upstream. */

@@ -38,11 +38,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compress_pool.h"
 #include "dump_file.h"
 #include "kdump_writer.h"
 #include "message.h"
 #include "report.h"
-#include "zero_page.h"
 
 /* Each of the two output streams is written in pieces of this size. */
 #define STREAM_BUFFER_SIZE (4u << 20)
@@ -107,9 +107,9 @@ struct kdump_writer {
 	uint64_t eraseinfo_size;
 	/* The descriptor of every zero page, in file byte order. */
 	struct kdump_page_desc zero_desc;
-	struct codec_compressor *comp;
-	unsigned char *page;
-	unsigned char *packed;
+	/* Pages are read into a batch here and compressed by the pool. */
+	struct compress_pool *pool;
+	struct compress_batch *filling;
 	struct progress progress;
 };
 
@@ -307,20 +307,19 @@ static int allocate_buffers(struct kdump_writer *w)
 	w->dumpable = malloc(bitmap);
 	w->desc.buf = malloc(STREAM_BUFFER_SIZE);
 	w->data.buf = malloc(STREAM_BUFFER_SIZE);
-	w->page = malloc(p->page_size);
-	w->packed = malloc(p->page_size);
 	if (w->nr_cycles > 1)
 		w->cycle_hash = calloc(w->nr_cycles, sizeof(*w->cycle_hash));
-	if (!w->present || !w->dumpable || !w->desc.buf || !w->data.buf || !w->page ||
-	    !w->packed || (w->nr_cycles > 1 && !w->cycle_hash)) {
+	if (!w->present || !w->dumpable || !w->desc.buf || !w->data.buf ||
+	    (w->nr_cycles > 1 && !w->cycle_hash)) {
 		msg_error("%s: no memory for the writer's buffers (bitmaps of %zu bytes per cycle)",
 			  w->path, bitmap);
 		return -ENOMEM;
 	}
-	err = codec_compressor_new(p->codec, p->page_size, &w->comp);
+	err = compress_pool_new(p->codec, p->page_size, p->threads, p->dump_level & DL_EXCLUDE_ZERO,
+				&w->pool);
 	if (err)
-		msg_error("%s: cannot set up %s compression: %s", w->path,
-			  codec_name(p->codec), mdf_strerror(err));
+		msg_error("%s: cannot set up %s compression on %u threads: %s", w->path,
+			  codec_name(p->codec), p->threads, mdf_strerror(err));
 	return err;
 }
 
@@ -543,13 +542,66 @@ static int add_page(struct kdump_writer *w, const void *data, uint32_t size, uin
 	return 0;
 }
 
+/* Writes the descriptors and data of a batch the pool has compressed. */
+static int emit_batch(struct kdump_writer *w, struct compress_batch *b, struct page_counts *counts)
+{
+	const struct kdump_writer_params *p = w->p;
+	int err = 0;
+
+	if (b->error) {
+		progress_break(&w->progress);
+		msg_error("%s: %s compression of pfn 0x%" PRIx64 " failed: %s", w->path,
+			  codec_name(p->codec), b->pfn[b->error_index], mdf_strerror(b->error));
+		err = b->error;
+	}
+	for (size_t i = 0; i < b->count && !err; i++) {
+		progress_update(&w->progress, w->pages_done, w->part_dumpable);
+		if (b->zero[i]) {
+			counts->zero++;
+			err = add_page(w, NULL, 0, 0);
+		} else {
+			err = add_page(w, b->packed + i * p->page_size, b->size[i], b->flags[i]);
+		}
+	}
+	compress_pool_release(w->pool, b);
+	return err;
+}
+
+/* Writes the oldest batch in flight, if any; 1 when there was none. */
+static int drain_one(struct kdump_writer *w, struct page_counts *counts)
+{
+	struct compress_batch *b = compress_pool_next_done(w->pool);
+
+	return b ? emit_batch(w, b, counts) : 1;
+}
+
+/* Sends the batch being filled to the pool, if it holds pages. */
+static void submit_filling(struct kdump_writer *w)
+{
+	if (w->filling && w->filling->count)
+		compress_pool_submit(w->pool, w->filling);
+	else if (w->filling)
+		compress_pool_release(w->pool, w->filling);
+	w->filling = NULL;
+}
+
+/*
+ * Reads a page into the batch being filled; a full batch goes to the pool,
+ * and while every batch is in flight the oldest is written first.
+ */
 static int copy_page(struct kdump_writer *w, uint64_t pfn, struct page_counts *counts)
 {
 	const struct kdump_writer_params *p = w->p;
-	size_t len;
+	struct compress_batch *b;
 	int err;
 
-	err = w->src->read_page(w->src->ctx, pfn, w->page);
+	while (!w->filling && !(w->filling = compress_pool_get(w->pool))) {
+		err = drain_one(w, counts);
+		if (err)
+			return err < 0 ? err : -EIO;
+	}
+	b = w->filling;
+	err = w->src->read_page(w->src->ctx, pfn, b->pages + b->count * p->page_size);
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
 		progress_break(&w->progress);
 		msg_error("%s: pfn 0x%" PRIx64 " is to be dumped but the input %s", w->path,
@@ -557,21 +609,21 @@ static int copy_page(struct kdump_writer *w, uint64_t pfn, struct page_counts *c
 	}
 	if (err)
 		return err;
-	if ((p->dump_level & DL_EXCLUDE_ZERO) && page_is_zero(w->page, p->page_size)) {
-		counts->zero++;
-		return add_page(w, NULL, 0, 0);
-	}
-	/* Compressed only when that makes the page smaller, as upstream. */
-	err = codec_compress(w->comp, w->page, w->packed, p->page_size - 1, &len);
-	if (err == -E2BIG)
-		return add_page(w, w->page, p->page_size, 0);
-	if (err) {
-		progress_break(&w->progress);
-		msg_error("%s: %s compression of pfn 0x%" PRIx64 " failed: %s", w->path,
-			  codec_name(p->codec), pfn, mdf_strerror(err));
-		return err;
-	}
-	return add_page(w, w->packed, (uint32_t)len, codec_to_flag(p->codec));
+	b->pfn[b->count++] = pfn;
+	if (b->count == COMPRESS_BATCH_PAGES)
+		submit_filling(w);
+	return 0;
+}
+
+/* The last batch goes to the pool, and every batch in flight is written. */
+static int drain_all(struct kdump_writer *w, struct page_counts *counts)
+{
+	int err;
+
+	submit_filling(w);
+	while (!(err = drain_one(w, counts)))
+		;
+	return err < 0 ? err : 0;
 }
 
 /*
@@ -591,7 +643,6 @@ static int copy_cycle(struct kdump_writer *w, uint64_t first_pfn, uint64_t from,
 			bits &= bits - 1;
 			if (pfn < from || pfn >= to)
 				continue;
-			progress_update(&w->progress, w->pages_done, w->part_dumpable);
 			err = copy_page(w, pfn, counts);
 			if (err)
 				return err;
@@ -652,6 +703,8 @@ static int write_pages(struct kdump_writer *w, struct page_counts *counts)
 		if (!err)
 			err = copy_cycle(w, i * p->cycle_pfns, from, to, counts);
 	}
+	if (!err)
+		err = drain_all(w, counts);
 	if (!err)
 		err = flush_streams(w);
 	if (!err)
@@ -731,14 +784,12 @@ static void abandon_output(struct kdump_writer *w, bool write_failed)
 
 static void free_writer(struct kdump_writer *w)
 {
-	codec_compressor_free(w->comp);
+	compress_pool_free(w->pool);
 	free(w->present);
 	free(w->dumpable);
 	free(w->cycle_hash);
 	free(w->desc.buf);
 	free(w->data.buf);
-	free(w->page);
-	free(w->packed);
 }
 
 int kdump_write(const struct kdump_writer_params *p, const struct kdump_page_source *src,

@@ -49,6 +49,8 @@ struct kdump_writer_params {
 	size_t notes_size;
 	/* Pfns classified at a time: a positive multiple of 8. */
 	uint64_t cycle_pfns;
+	/* Threads compressing pages; 0 compresses in the caller's. */
+	unsigned int threads;
 	/*
 	 * One part of a split dump (--split): the whole bitmaps, room for the
 	 * descriptors of every page, but descriptors and data only for the

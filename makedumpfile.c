@@ -120,7 +120,7 @@ static void print_usage(FILE *out)
 		"  --dump-dmesg       write the kernel log of the dump to LOGFILE\n"
 		"  --mem-usage        print how many pages of each kind the memory holds\n"
 		"  --cyclic-buffer KB bitmap buffer per cycle, in KiB (default: from free memory)\n"
-		"  --num-threads N    accepted; pages are compressed on one thread\n"
+		"  --num-threads N    compress pages on N threads (default: one per CPU)\n"
 		"  --dump-kallsyms    print the dump's kernel and module symbols as /proc/kallsyms does\n"
 		"  --dump-type SPEC   print, from the dump's BTF, a type's size, a member's offset,\n"
 		"                     size and bitfield width, or an enum constant's value; SPEC is\n"
@@ -374,6 +374,7 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 				return invalid_command_line();
 			}
 			opt->num_threads = (int)value;
+			opt->num_threads_set = true;
 			break;
 		default:
 			return invalid_command_line();
@@ -515,20 +516,27 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
  * single cycle when the whole bitmaps take under 40% of the available
  * memory (upstream's share), else as many pfns as that share allows.
  */
-static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
+/* The kernel's estimate of the memory available to us, in KiB; 0 when unknown. */
+static uint64_t mem_available_kib(void)
 {
-	uint64_t available = 0, pfns;
+	uint64_t available = 0;
 	char line[128];
-	FILE *meminfo;
+	FILE *meminfo = fopen("/proc/meminfo", "re");
 
-	if (opt->cyclic_buffer_kib)
-		return (uint64_t)opt->cyclic_buffer_kib * 1024 * 8;
-	meminfo = fopen("/proc/meminfo", "re");
 	while (meminfo && fgets(line, sizeof(line), meminfo))
 		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &available) == 1)
 			break;
 	if (meminfo)
 		fclose(meminfo);
+	return available;
+}
+
+static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
+{
+	uint64_t available = mem_available_kib(), pfns;
+
+	if (opt->cyclic_buffer_kib)
+		return (uint64_t)opt->cyclic_buffer_kib * 1024 * 8;
 	/* Two bitmaps, one bit each per pfn, in 40% of what is available. */
 	pfns = available ? available * 1024 * 4 / 10 / 2 * 8 : (uint64_t)1 << 30;
 	if (pfns > max_pfn)
@@ -683,6 +691,26 @@ static void end_job(struct dump_job *job)
 	extension_results_free(&job->extensions);
 }
 
+/*
+ * Threads compressing pages: --num-threads, or one per online CPU (none on
+ * one CPU: the main thread reads and writes, and would only wait), at
+ * most one per 16 MiB of available memory (a thread keeps ~4 MiB of
+ * batches in flight).
+ */
+static unsigned int compression_threads(const struct mdf_options *opt)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t available = mem_available_kib();
+	unsigned int threads;
+
+	if (opt->num_threads_set)
+		return (unsigned int)opt->num_threads;
+	threads = cpus > 1 ? (unsigned int)(cpus > 64 ? 64 : cpus) : 0;
+	if (available && threads > available / (16 << 10))
+		threads = (unsigned int)(available / (16 << 10));
+	return threads;
+}
+
 /* The kdump-compressed header's facts: from VMCOREINFO, or a kdump input's header. */
 static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 			 struct kdump_utsname *uts, struct kdump_writer_params *params)
@@ -718,6 +746,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	params->notes = ctx->input->notes;
 	params->notes_size = ctx->input->notes_size;
 	params->cycle_pfns = job->cycle_pfns;
+	params->threads = compression_threads(&ctx->opt);
 }
 
 static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)

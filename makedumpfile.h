@@ -39,7 +39,8 @@ struct mdf_options {
 	int dump_level;               /* -d, the first of its list */
 	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
 	unsigned long cyclic_buffer_kib;  /* --cyclic-buffer; 0: from free memory */
-	int num_threads;              /* --num-threads: accepted, one thread for now */
+	int num_threads;              /* --num-threads: compression threads */
+	bool num_threads_set;         /* given; else one per online CPU */
 	struct extension_options extensions;
 	struct extension_arg *extension_args;  /* owned; extensions.args points here */
 	const char *type_spec;        /* --dump-type */

@@ -127,6 +127,16 @@ int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len)
 
 		if (chunk > len)
 			chunk = len;
+		/* A whole page goes straight to the caller: bulk reads are not re-read. */
+		if (chunk == mem->page_size) {
+			err = input_read_page(mem->in, paddr >> mem->page_shift, dst);
+			if (err)
+				return err;
+			dst += chunk;
+			paddr += chunk;
+			len -= chunk;
+			continue;
+		}
 		err = cached_page(mem, paddr >> mem->page_shift, &page);
 		if (err)
 			return err;
