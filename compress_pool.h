@@ -17,7 +17,7 @@
 
 #include "codec.h"
 
-#define COMPRESS_BATCH_PAGES 256
+#define COMPRESS_BATCH_PAGES 64
 
 struct compress_batch {
 	size_t count;

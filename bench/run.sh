@@ -9,7 +9,7 @@ FIXTURES=$PROJECT/build/fixtures
 WORK=$PROJECT/build/bench
 mkdir -p "$WORK"
 : "${MDF:?}" "${TOOLS:?}"
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 "$PROJECT/tests/fixtures.sh" >/dev/null || echo "warning: some fixtures could not be prepared"
 
 echo "== kallsyms decode (kernel symbols; median of 21 runs, each on a freshly opened dump)"
@@ -31,19 +31,29 @@ dumps=()
 for name in 6.1-kdump 6.1-qemu.relayout 7.2-qemu.relayout; do
 	[ -s "$FIXTURES/$name.elf" ] && dumps+=(--dump "$name=$FIXTURES/$name.elf")
 done
+# Generated dumps of 1, 4 and 16 GiB: sparse files, mostly free pages.
 if [ -x "$TOOLS/mkvmcore" ]; then
+	for size in 1 4 16; do
+		gen=$WORK/generated-${size}g.elf
+		if [ ! -s "$gen" ]; then
+			echo "== generating a $size GiB sparse dump"
+			"$TOOLS/mkvmcore" --ram ${size}G --sparse "$gen" >/dev/null || rm -f "$gen"
+		fi
+		[ -s "$gen" ] && dumps+=(--dump "gen-${size}g=$gen")
+	done
 	large=$WORK/generated-16g.elf
-	if [ ! -s "$large" ]; then
-		echo "== generating a 16 GiB sparse dump"
-		"$TOOLS/mkvmcore" --ram 16G --sparse "$large" >/dev/null || rm -f "$large"
-	fi
-	[ -s "$large" ] && dumps+=(--dump "generated-16g=$large")
 fi
 echo
-echo "== ours against upstream makedumpfile ($(makedumpfile -v 2>/dev/null | head -n 1)), median of $RUNS runs"
+echo "== ours against upstream makedumpfile ($(makedumpfile -v 2>/dev/null | head -n 1)), median of $RUNS runs,"
+echo "   alternating; in/kept: GB/s of the memory the dump holds and of the pages kept; ratios ours/upstream"
 /usr/bin/python3 "$PROJECT/bench/bench.py" --ours "$MDF" --upstream "$(command -v makedumpfile)" \
 	--runs "$RUNS" --workdir "$WORK" "${dumps[@]}" \
-	--job "-d31 -l=-l -d 31" --job "-d31 -c=-c -d 31" --job "-d31 -z=-z -d 31" --job "-d31 -p=-p -d 31"
+	--job "-d31 -l=-l -d 31" --job "-d31 -c=-c -d 31" --job "-d1 -l=-l -d 1" \
+	--job "-d31 -z=-z -d 31" --job "-d31 -p=-p -d 31" | tee "$WORK/table.txt"
+# Memory must not grow with the dump: max RSS at 16 GiB against 1 GiB.
+awk '$1 == "gen-1g" && $2 == "-d31" { one[$3] = $6 } $1 == "gen-16g" && $2 == "-d31" { sixteen[$3] = $6 }
+	END { for (j in one) if (one[j] > 0) printf "max RSS growth 1 GiB -> 16 GiB, -d31 %s: %+.1f%%\n", j, (sixteen[j] / one[j] - 1) * 100 }' \
+	"$WORK/table.txt"
 
 # Extensions: the cost of 100,000 registered ranges (over free pages of the
 # generated dump, so that the output does not change), against an extension
