@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf_notes.h"
 #include "input.h"
 #include "message.h"
 
@@ -229,42 +230,27 @@ static int append_notes(struct dump_input *in, const GElf_Phdr *ph)
 	return 0;
 }
 
-/* Finds the VMCOREINFO note among all notes and keeps a copy of its text. */
+/* Finds the last VMCOREINFO note among all notes and keeps a copy of its text. */
 static int find_vmcoreinfo(struct dump_input *in)
 {
+	struct elf_note note;
+	enum elf_note_step step;
 	size_t pos = 0;
+	int err = 0;
 
-	while (pos + sizeof(Elf64_Nhdr) <= in->notes_size) {
-		Elf64_Nhdr nh;
-		size_t name_off, desc_off, next;
-
-		memcpy(&nh, in->notes + pos, sizeof(nh));
-		name_off = pos + sizeof(nh);
-		desc_off = name_off + ((nh.n_namesz + 3) & ~3ull);
-		next = desc_off + ((nh.n_descsz + 3) & ~3ull);
-		if (next > in->notes_size || desc_off > in->notes_size) {
-			/* A zero-filled tail is padding from kexec, not corruption. */
-			if (nh.n_namesz == 0 && nh.n_descsz == 0)
-				break;
-			msg_error("%s: ELF note at note offset 0x%zx runs past the notes' end (namesz %u, descsz %u)",
-				  in->path, pos, nh.n_namesz, nh.n_descsz);
-			return -MDF_ECORRUPT;
-		}
-		if (nh.n_namesz == 0 && nh.n_descsz == 0)
-			break;
-		if (nh.n_namesz == sizeof("VMCOREINFO") &&
-		    !memcmp(in->notes + name_off, "VMCOREINFO", sizeof("VMCOREINFO"))) {
-			free(in->vmcoreinfo);
-			in->vmcoreinfo = malloc(nh.n_descsz + 1);
-			if (!in->vmcoreinfo)
-				return -ENOMEM;
-			memcpy(in->vmcoreinfo, in->notes + desc_off, nh.n_descsz);
-			in->vmcoreinfo[nh.n_descsz] = '\0';
-			in->vmcoreinfo_size = nh.n_descsz;
-		}
-		pos = next;
+	while (!err && (step = elf_note_next(in->notes, in->notes_size, &pos, &note)) == ELF_NOTE_FOUND) {
+		/* A zero-filled tail is padding from kexec, not corruption. */
+		if (elf_note_is_padding(&note))
+			return 0;
+		if (elf_note_named(&note, "VMCOREINFO"))
+			err = input_set_vmcoreinfo(in, note.desc, note.desc_size);
 	}
-	return 0;
+	if (!err && step == ELF_NOTE_OVERRUN) {
+		msg_error("%s: ELF note at note offset 0x%zx runs past the notes' end (namesz %u, descsz %u)",
+			  in->path, pos, note.name_size, note.desc_size);
+		err = -MDF_ECORRUPT;
+	}
+	return err;
 }
 
 static int add_segment(struct dump_input *in, struct elf_input *ei, const GElf_Phdr *ph, size_t index)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf_notes.h"
 #include "eraseinfo.h"
 #include "input.h"
 #include "kdump_format.h"
@@ -67,23 +68,13 @@ static int read_kdump(struct dump_input *in, char **text, size_t *len)
 /* The ERASEINFO note among the input's notes (whose layout the input checked). */
 static int read_elf(struct dump_input *in, char **text, size_t *len)
 {
+	struct elf_note note;
 	size_t pos = 0;
 
-	while (pos + sizeof(Elf64_Nhdr) <= in->notes_size) {
-		Elf64_Nhdr nh;
-		size_t name_off, desc_off, next;
-
-		memcpy(&nh, in->notes + pos, sizeof(nh));
-		name_off = pos + sizeof(nh);
-		desc_off = name_off + ((nh.n_namesz + 3) & ~(size_t)3);
-		next = desc_off + ((nh.n_descsz + 3) & ~(size_t)3);
-		if (next > in->notes_size || (!nh.n_namesz && !nh.n_descsz))
-			break;
-		if (nh.n_type == 0 && nh.n_namesz == sizeof(ERASEINFO_NOTE_NAME) &&
-		    !memcmp(in->notes + name_off, ERASEINFO_NOTE_NAME, sizeof(ERASEINFO_NOTE_NAME)))
-			return copy_text(in->notes + desc_off, nh.n_descsz, text, len);
-		pos = next;
-	}
+	while (elf_note_next(in->notes, in->notes_size, &pos, &note) == ELF_NOTE_FOUND &&
+	       !elf_note_is_padding(&note))
+		if (note.type == 0 && elf_note_named(&note, ERASEINFO_NOTE_NAME))
+			return copy_text(note.desc, note.desc_size, text, len);
 	return 0;
 }
 

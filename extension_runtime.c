@@ -327,16 +327,22 @@ static int erase_sample(const char *what, const char *fallback, uint32_t *sample
 	return err;
 }
 
+/* The checks both erase calls make before they record anything. */
+static int erase_request(uint64_t len, const char *what, const char *fallback, uint32_t *sample)
+{
+	if (!len)
+		return -EINVAL;
+	if (len > MAX_ERASE_CALL)
+		return -E2BIG;
+	return erase_sample(what, fallback, sample);
+}
+
 int mdf_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *what)
 {
 	uint32_t sample;
 	int err;
 
-	if (!len)
-		return -EINVAL;
-	if (len > MAX_ERASE_CALL)
-		return -E2BIG;
-	err = erase_sample(what, "kvaddr", &sample);
+	err = erase_request(len, what, "kvaddr", &sample);
 	if (!err)
 		err = erase_set_add_virt(&runtime.erase, runtime.env->mem, sample, vaddr, len);
 	return err;
@@ -347,11 +353,7 @@ int mdf_erase_paddr(uint64_t paddr, uint64_t len, const char *what)
 	uint32_t sample;
 	int err;
 
-	if (!len)
-		return -EINVAL;
-	if (len > MAX_ERASE_CALL)
-		return -E2BIG;
-	err = erase_sample(what, "paddr", &sample);
+	err = erase_request(len, what, "paddr", &sample);
 	if (!err)
 		err = erase_set_add_phys(&runtime.erase, sample, paddr, len);
 	return err;

@@ -38,6 +38,20 @@ int input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, c
 	return 0;
 }
 
+int input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size)
+{
+	char *copy = malloc(size + 1);
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, size);
+	copy[size] = '\0';
+	free(in->vmcoreinfo);
+	in->vmcoreinfo = copy;
+	in->vmcoreinfo_size = size;
+	return 0;
+}
+
 int input_add_range(struct dump_input *in, uint64_t start, uint64_t end)
 {
 	struct phys_range *grown;

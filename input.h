@@ -94,6 +94,9 @@ static inline int input_read_page(struct dump_input *in, uint64_t pfn, void *buf
 	return in->ops->read_page(in, pfn, buf);
 }
 
+/* Replaces in->vmcoreinfo with a NUL-terminated copy of @size bytes of @text. */
+int input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size);
+
 /* Per-format openers, called by input_open() once it knows the format. */
 int elf_input_open(struct dump_input *in);
 int kdump_input_open(struct dump_input *in);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf_notes.h"
 #include "elf_segments.h"
 #include "input.h"
 #include "kcore_input.h"
@@ -205,30 +206,12 @@ static int index_segments(struct dump_input *in, struct kcore_input *kc,
 /* The VMCOREINFO note among @notes, if any, copied into in->vmcoreinfo. */
 static int find_vmcoreinfo(struct dump_input *in, const unsigned char *notes, size_t size)
 {
+	struct elf_note note;
 	size_t pos = 0;
 
-	while (size - pos >= sizeof(Elf64_Nhdr)) {
-		Elf64_Nhdr nh;
-		size_t name, desc, next;
-
-		memcpy(&nh, notes + pos, sizeof(nh));
-		name = pos + sizeof(nh);
-		desc = name + ((le32toh(nh.n_namesz) + 3) & ~(size_t)3);
-		next = desc + ((le32toh(nh.n_descsz) + 3) & ~(size_t)3);
-		if (desc > size || next > size)
-			break;
-		if (le32toh(nh.n_namesz) == sizeof(VMCOREINFO_NAME) &&
-		    !memcmp(notes + name, VMCOREINFO_NAME, sizeof(VMCOREINFO_NAME))) {
-			in->vmcoreinfo = malloc(le32toh(nh.n_descsz) + 1);
-			if (!in->vmcoreinfo)
-				return -ENOMEM;
-			memcpy(in->vmcoreinfo, notes + desc, le32toh(nh.n_descsz));
-			in->vmcoreinfo[le32toh(nh.n_descsz)] = '\0';
-			in->vmcoreinfo_size = le32toh(nh.n_descsz);
-			return 0;
-		}
-		pos = next;
-	}
+	while (elf_note_next(notes, size, &pos, &note) == ELF_NOTE_FOUND)
+		if (elf_note_named(&note, VMCOREINFO_NAME))
+			return input_set_vmcoreinfo(in, note.desc, note.desc_size);
 	return 0;
 }
 

@@ -40,6 +40,7 @@
 
 #include "compress_pool.h"
 #include "dump_file.h"
+#include "elf_notes.h"
 #include "kdump_writer.h"
 #include "message.h"
 #include "report.h"
@@ -118,11 +119,6 @@ static uint64_t div_round_up(uint64_t n, uint64_t d)
 	return n / d + (n % d != 0);
 }
 
-static size_t note_align(size_t n)
-{
-	return (n + 3) & ~(size_t)3;
-}
-
 /*
  * Walks the ELF notes as upstream's get_pt_note_info() does: counts the
  * crashed CPUs' NT_PRSTATUS notes, returned, and finds the last VMCOREINFO
@@ -132,32 +128,19 @@ static size_t note_align(size_t n)
 static int32_t scan_notes(const unsigned char *notes, size_t size, size_t *vmcoreinfo_offset,
 			  size_t *vmcoreinfo_size)
 {
+	struct elf_note note;
 	int32_t nr_cpus = 0;
 	size_t pos = 0;
 
 	*vmcoreinfo_offset = 0;
 	*vmcoreinfo_size = 0;
-	while (size - pos >= 3 * sizeof(uint32_t)) {
-		uint32_t hdr[3];
-		size_t name, desc, next;
-
-		memcpy(hdr, notes + pos, sizeof(hdr));
-		name = pos + sizeof(hdr);
-		desc = name + note_align(le32toh(hdr[0]));
-		next = desc + note_align(le32toh(hdr[1]));
-		if (desc > size || next > size)
-			break;
-		if (le32toh(hdr[0]) == sizeof(NOTE_NAME_CORE) &&
-		    !memcmp(notes + name, NOTE_NAME_CORE, sizeof(NOTE_NAME_CORE)) &&
-		    le32toh(hdr[2]) == NT_PRSTATUS)
+	while (elf_note_next(notes, size, &pos, &note) == ELF_NOTE_FOUND) {
+		if (note.type == NT_PRSTATUS && elf_note_named(&note, NOTE_NAME_CORE)) {
 			nr_cpus++;
-		else if (le32toh(hdr[0]) == sizeof(NOTE_NAME_VMCOREINFO) &&
-			 !memcmp(notes + name, NOTE_NAME_VMCOREINFO, sizeof(NOTE_NAME_VMCOREINFO)) &&
-			 le32toh(hdr[2]) == 0) {
-			*vmcoreinfo_offset = desc;
-			*vmcoreinfo_size = le32toh(hdr[1]);
+		} else if (note.type == 0 && elf_note_named(&note, NOTE_NAME_VMCOREINFO)) {
+			*vmcoreinfo_offset = (size_t)(note.desc - notes);
+			*vmcoreinfo_size = note.desc_size;
 		}
-		pos = next;
 	}
 	return nr_cpus;
 }

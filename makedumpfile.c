@@ -151,6 +151,16 @@ static int parse_number(const char *text, long min, long max, long *value)
 	return errno || end == text || *end || *value < min || *value > max ? -EINVAL : 0;
 }
 
+/* An option's number, with upstream's "What(text) is invalid." on a bad one. */
+static int parse_option_number(const char *text, long min, long max, const char *what,
+			       long *value)
+{
+	if (!parse_number(text, min, max, value))
+		return 0;
+	msg_error("%s(%s) is invalid.", what, text);
+	return invalid_command_line();
+}
+
 /* -d takes a comma-separated list; upstream dumps at the first level. */
 static int parse_dump_level(const char *text, int *level)
 {
@@ -252,10 +262,8 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 	while ((c = getopt_long(argc, argv, "b:cDd:EFfhi:lpRvz", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			if (parse_number(optarg, 0, 30, &value)) {
-				msg_error("Block order(%s) is invalid.", optarg);
-				return invalid_command_line();
-			}
+			if (parse_option_number(optarg, 0, 30, "Block order", &value))
+				return -EINVAL;
 			break;
 		case 'c':
 			opt->codec = CODEC_ZLIB;
@@ -298,10 +306,8 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			opt->mode = MODE_VERSION;
 			return 0;
 		case OPT_MESSAGE_LEVEL:
-			if (parse_number(optarg, 0, ML_MAX, &value)) {
-				msg_error("Message_level(%s) is invalid.", optarg);
-				return invalid_command_line();
-			}
+			if (parse_option_number(optarg, 0, ML_MAX, "Message_level", &value))
+				return -EINVAL;
 			opt->message_level = (int)value;
 			break;
 		case OPT_DUMP_KALLSYMS:
@@ -311,10 +317,8 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			opt->type_spec = optarg;
 			break;
 		case OPT_CYCLIC_BUFFER:
-			if (parse_number(optarg, 1, 1L << 30, &value)) {
-				msg_error("Cyclic buffer size(%s) is invalid.", optarg);
-				return invalid_command_line();
-			}
+			if (parse_option_number(optarg, 1, 1L << 30, "Cyclic buffer size", &value))
+				return -EINVAL;
 			opt->cyclic_buffer_kib = (unsigned long)value;
 			break;
 		case OPT_EXTENSION_DIR:
@@ -324,10 +328,8 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			opt->extensions.disabled = true;
 			break;
 		case OPT_EXTENSION_TIMEOUT:
-			if (parse_number(optarg, 1, 86400, &value)) {
-				msg_error("Extension timeout(%s) is invalid.", optarg);
-				return invalid_command_line();
-			}
+			if (parse_option_number(optarg, 1, 86400, "Extension timeout", &value))
+				return -EINVAL;
 			opt->extensions.timeout = (unsigned int)value;
 			break;
 		case OPT_EXTENSION_ARG: {
@@ -347,10 +349,8 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			opt->split = true;
 			break;
 		case OPT_SPLITBLOCK_SIZE:
-			if (parse_number(optarg, 1, 1L << 40, &value)) {
-				msg_error("The splitblock size(%s) is invalid.", optarg);
-				return invalid_command_line();
-			}
+			if (parse_option_number(optarg, 1, 1L << 40, "The splitblock size", &value))
+				return -EINVAL;
 			opt->splitblock_kib = (unsigned long)value;
 			break;
 		case OPT_REASSEMBLE:
@@ -369,10 +369,8 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			mem_usage = true;
 			break;
 		case OPT_NUM_THREADS:
-			if (parse_number(optarg, 0, 4096, &value)) {
-				msg_error("Number of threads(%s) is invalid.", optarg);
-				return invalid_command_line();
-			}
+			if (parse_option_number(optarg, 0, 4096, "Number of threads", &value))
+				return -EINVAL;
 			opt->num_threads = (int)value;
 			opt->num_threads_set = true;
 			break;

@@ -13,18 +13,11 @@ ERASED with erasure; PLAN is `erasetool VMCORE plan` for the same erasure
   - in each page a piece touches (read with python3-libkdumpfile), every
     byte of a piece is its fill byte and every other byte is BASE's.
 """
-import subprocess
 import sys
 
 import kdumpfile
 
-from testlib import PAGE, pfn_set
-
-
-def digests(dumpread, path, pfns):
-    out = subprocess.run([dumpread, path, 'pages'], check=True, capture_output=True, text=True,
-                         input=''.join('%#x\n' % p for p in pfns)).stdout.split('\n')
-    return {int(line.split()[0], 16): line.split()[1:] for line in out if line}
+from testlib import PAGE, dumpread_digests, pfn_set
 
 
 def main():
@@ -41,7 +34,8 @@ def main():
         problems.append('pfn sets differ: %d only in the base dump, %d only in the erased one' %
                         (len(base - erased), len(erased - base)))
     plain = sorted((base & erased) - set(pieces))
-    mine, theirs = digests(dumpread, erased_path, plain), digests(dumpread, base_path, plain)
+    mine = dumpread_digests(dumpread, erased_path, plain)
+    theirs = dumpread_digests(dumpread, base_path, plain)
     differ = [p for p in plain if mine.get(p) != theirs.get(p)]
     if differ:
         problems.append('%d pages without erasure differ, e.g. %#x' % (len(differ), differ[0]))

@@ -16,16 +16,9 @@ Either way, each page WITH holds equals BASE's page where BASE has it
 """
 import argparse
 import re
-import subprocess
 import sys
 
-from testlib import pfn_set
-
-
-def digests(dumpread, path, pfns):
-    out = subprocess.run([dumpread, path, 'pages'], check=True, capture_output=True, text=True,
-                         input=''.join('%#x\n' % p for p in pfns)).stdout.split('\n')
-    return {int(line.split()[0], 16): line.split()[1:] for line in out if line}
+from testlib import pfn_set, report_unchanged_pages
 
 
 def main():
@@ -63,15 +56,7 @@ def main():
         problems.append('%d of %d %s marker pages missing' % (len(markers - with_ext), len(markers), a.kind))
     if a.same_as and pfn_set(a.same_as) != with_ext:
         problems.append('pfn set differs from %s' % a.same_as)
-    common = sorted(base & with_ext)
-    mine, theirs = digests(a.dumpread, a.with_ext, common), digests(a.dumpread, a.base, common)
-    differ = [p for p in common if mine.get(p) != theirs.get(p)]
-    if differ:
-        problems.append('%d pages differ from the base dump, e.g. %#x' % (len(differ), differ[0]))
-    for p in problems:
-        print('FAIL', p)
-    print('%d pfns compared; %d problems' % (len(common), len(problems)))
-    return 1 if problems else 0
+    return report_unchanged_pages(a.dumpread, a.with_ext, a.base, base & with_ext, problems)
 
 
 if __name__ == '__main__':

@@ -17,16 +17,9 @@ reader, dumpread), and PFNS has at least N pfns (--min, default 1).
 """
 import argparse
 import re
-import subprocess
 import sys
 
-from testlib import pfn_set
-
-
-def digests(dumpread, path, pfns):
-    out = subprocess.run([dumpread, path, 'pages'], check=True, capture_output=True, text=True,
-                         input=''.join('%#x\n' % p for p in sorted(pfns))).stdout
-    return {int(line.split()[0], 16): line.split()[1:] for line in out.splitlines() if line}
+from testlib import pfn_set, report_unchanged_pages
 
 
 def main():
@@ -74,15 +67,7 @@ def main():
                             % (len(with_ext - base - want), min(with_ext - base - want)))
         print('%d pfns kept, %d of them beyond the base dump'
               % (len(want & with_ext), len(want & with_ext - base)))
-    common = base & with_ext
-    mine, theirs = digests(a.dumpread, a.with_ext, common), digests(a.dumpread, a.base, common)
-    differ = sorted(p for p in common if mine.get(p) != theirs.get(p))
-    if differ:
-        problems.append('%d pages differ from the base dump, e.g. %#x' % (len(differ), differ[0]))
-    for p in problems:
-        print('FAIL', p)
-    print('%d pfns compared; %d problems' % (len(common), len(problems)))
-    return 1 if problems else 0
+    return report_unchanged_pages(a.dumpread, a.with_ext, a.base, base & with_ext, problems)
 
 
 if __name__ == '__main__':

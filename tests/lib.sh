@@ -59,3 +59,13 @@ expect_failure() {
 		pass "$name"
 	fi
 }
+
+# extension_dir NAME FROM SO...: a new trusted directory under $WORK holding
+# FROM/SO.so for each SO, as makedumpfile accepts extension directories.
+extension_dir() {
+	local dir=$WORK/$1 from=$2
+	shift 2
+	rm -rf "$dir" && mkdir -p "$dir" && chmod 0755 "$dir"
+	for so in "$@"; do install -m 0644 "$from/$so.so" "$dir/"; done
+	echo "$dir"
+}

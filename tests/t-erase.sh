@@ -24,15 +24,6 @@ if [ ! -x "$ET" ]; then
 	exit 0
 fi
 
-# jobdir NAME SO...: a trusted directory holding the given shared objects.
-jobdir() {
-	local dir=$WORK/$1
-	shift
-	rm -rf "$dir" && mkdir -p "$dir" && chmod 0755 "$dir"
-	for so in "$@"; do install -m 0644 "$so" "$dir/"; done
-	echo "$dir"
-}
-
 # ---- Syntax: each error names its line and stops the run. ----
 conf() { printf "$2" >"$WORK/$1.conf"; echo "$WORK/$1.conf"; }
 expect_failure erase-syntax-no-operand ':1: expected what to erase after .erase.' \
@@ -116,7 +107,7 @@ if [ ! -s "$JOBS/proc_names.so" ]; then
 	skip erase-jobs "the eppic_scripts extensions are not built ($JOBS)"
 	exit 0
 fi
-procs=$(jobdir procs "$JOBS/proc_names.so")
+procs=$(extension_dir procs "$JOBS" proc_names)
 printf 'erase init_task.comm\n' >"$WORK/comm.conf"
 for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 	dump=$(fixture "$guest.elf") || { skip "erase-$guest" "no $VMCORES/$guest"; continue; }
@@ -171,7 +162,7 @@ for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 	fi
 
 	# The other jobs run without error; what they erase stays inside their pieces.
-	jobs=$(jobdir jobs "$JOBS/keyring.so" "$JOBS/dir_names.so" "$JOBS/socket_buffers.so")
+	jobs=$(extension_dir jobs "$JOBS" keyring dir_names socket_buffers)
 	if "$ET" "$dump" plan --extension-dir "$jobs" >"$WORK/$t-jobs.plan" 2>"$WORK/$t-jobs.log" &&
 		"$MDF" -f -l -d 31 --extension-dir "$jobs" --message-level 7 "$dump" "$WORK/jobs.kdump" \
 			>"$WORK/$t-jobs.out" 2>&1; then
@@ -195,7 +186,7 @@ done
 
 # ---- The erase API: what it refuses, and what an extension's erasures look like. ----
 dump=$(fixture 6.1-kdump.elf) || { skip erase-api "no $VMCORES/6.1-kdump"; exit 0; }
-api=$(jobdir api "$TOOLS/extensions/erase_api.so")
+api=$(extension_dir api "$TOOLS/extensions" erase_api)
 if "$ET" "$dump" plan --extension-dir "$api" --message-level 7 >"$WORK/api.plan" 2>"$WORK/api.err"; then
 	grep -q 'refusals: zero -22, what -22, unmapped -14, beyond -34, big -7$' "$WORK/api.err" &&
 		grep -qx 'erase erase_api:uts_namespace.name.nodename size 65' "$WORK/api.plan" &&

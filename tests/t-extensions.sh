@@ -11,22 +11,13 @@
 EXT=$TOOLS/extensions
 CHECK="$PYTHON $PROJECT/tests/extcheck.py $TOOLS/dumpread"
 
-# extdir NAME SO...: a trusted directory holding the given test extensions.
-extdir() {
-	local dir=$WORK/$1
-	shift
-	rm -rf "$dir" && mkdir -p "$dir" && chmod 0755 "$dir"
-	for so in "$@"; do install -m 0644 "$EXT/$so.so" "$dir/"; done
-	echo "$dir"
-}
-
 
 if [ ! -s "$EXT/labprobe_anon.so" ]; then
 	skip extensions "the test extensions are not built ($EXT)"
 	exit 0
 fi
-anon=$(extdir anon labprobe_anon)
-compat=$(extdir compat labprobe_anon_compat)
+anon=$(extension_dir anon "$EXT" labprobe_anon)
+compat=$(extension_dir compat "$EXT" labprobe_anon_compat)
 
 for guest in 6.1-kdump 6.1-qemu 7.2-qemu; do
 	dump=$(fixture "$guest.elf") || { skip "extensions-$guest" "no $VMCORES/$guest"; continue; }
@@ -63,7 +54,7 @@ done
 
 # Misbehaving extensions: each is reported, its ranges dropped, the dump written.
 dump=$(fixture 6.1-kdump.elf) || { skip extensions-failures "no $VMCORES/6.1-kdump"; exit 0; }
-bad=$(extdir bad crash hang garbage fails)
+bad=$(extension_dir bad "$EXT" crash hang garbage fails)
 if "$MDF" -f -l -d 1 --extension-dir "$bad" --extension-timeout 3 --message-level 31 \
 	"$dump" "$WORK/bad.kdump" >"$WORK/bad.out" 2>&1; then
 	pass ext-failures-dump-written
@@ -83,13 +74,13 @@ grep -q 'Extension filter pages  : 0x0000000000000000' "$WORK/bad.out" &&
 
 # Trust: a group-writable directory, a file owned by another user, a
 # symlink out of the directory, a world-writable file.
-untrusted=$(extdir untrusted labprobe_anon)
+untrusted=$(extension_dir untrusted "$EXT" labprobe_anon)
 chmod 0775 "$untrusted"
 "$MDF" -f -l -d 1 --extension-dir "$untrusted" "$dump" "$WORK/u.kdump" >"$WORK/untrusted.out" 2>&1 &&
 	grep -q "extensions directory $untrusted is not trusted (writable by its group" "$WORK/untrusted.out" &&
 	! grep -q "Loaded extension" "$WORK/untrusted.out" &&
 	pass ext-untrusted-directory || fail ext-untrusted-directory "$(tail -n 2 "$WORK/untrusted.out")"
-files=$(extdir files labprobe_anon crash fails)
+files=$(extension_dir files "$EXT" labprobe_anon crash fails)
 chown 65534 "$files/labprobe_anon.so"
 chmod 0666 "$files/crash.so"
 ln -s /usr/lib/x86_64-linux-gnu/libz.so.1 "$files/outside.so"

@@ -30,15 +30,6 @@ GEN=$TOOLS/mkvmcore
 WALK=$TOOLS/walkread
 CHECK="$PYTHON $PROJECT/tests/gpucheck.py $TOOLS/dumpread"
 
-# extdir NAME SO...: a trusted directory holding the given extensions.
-extdir() {
-	local dir=$WORK/$1
-	shift
-	rm -rf "$dir" && mkdir -p "$dir" && chmod 0755 "$dir"
-	for so in "$@"; do install -m 0644 "$EXT/$so.so" "$dir/"; done
-	echo "$dir"
-}
-
 # has NAME FILE PATTERN: pass when FILE has a line matching the ERE.
 has() {
 	if grep -Eq "$3" "$2"; then
@@ -75,10 +66,10 @@ for so in amdgpu_filter drm_shmem_filter user_stack_keep; do
 		exit 0
 	fi
 done
-gpu=$(extdir gpu amdgpu_filter drm_shmem_filter)
-amd=$(extdir amd amdgpu_filter)
-shm=$(extdir shm drm_shmem_filter)
-stk=$(extdir stk user_stack_keep)
+gpu=$(extension_dir gpu "$EXT" amdgpu_filter drm_shmem_filter)
+amd=$(extension_dir amd "$EXT" amdgpu_filter)
+shm=$(extension_dir shm "$EXT" drm_shmem_filter)
+stk=$(extension_dir stk "$EXT" user_stack_keep)
 
 # ---- the shared dumps ----
 for guest in 6.1-kdump 6.1-qemu 7.2-qemu; do
@@ -272,7 +263,7 @@ unpatch "$undo"
 targets=$(awk '$1 == "task" { print $5, $6 } $1 == "drm_device" { print $3 }
 	$1 == "gpu_bo" { print $4; for (i = 5; i <= NF; i++) if ($i ~ /^(gem|tt)=0x/) print substr($i, index($i, "=") + 1) }' "$g.facts" |
 	tr ' ' '\n' | grep -v '^0$' | sort -u | tr '\n' ' ')
-all=$(extdir all amdgpu_filter drm_shmem_filter user_stack_keep)
+all=$(extension_dir all "$EXT" amdgpu_filter drm_shmem_filter user_stack_keep)
 bad=
 for round in 1 2 3 4 5 6; do
 	patches=$($PYTHON - "$round" "$page_offset" $targets <<'EOF'

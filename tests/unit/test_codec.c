@@ -23,25 +23,12 @@
 #include "codec.h"
 #include "kdump_format.h"
 #include "message.h"
+#include "unit_check.h"
 
 #define PAGE_SIZE 4096
 #define ELF_PAGES 2000
 #define DEFAULT_ELF "build/fixtures/6.1-kdump.elf"
 
-static int failures;
-
-static void __attribute__((format(printf, 2, 3))) check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", cond ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		failures++;
-}
 
 static const enum mdf_codec all_codecs[] = {
 	CODEC_NONE, CODEC_ZLIB, CODEC_LZO, CODEC_SNAPPY, CODEC_ZSTD,
@@ -332,6 +319,6 @@ int main(int argc, char **argv)
 	}
 	free(synthetic);
 	free(real);
-	printf("%s\n", failures ? "FAIL" : "ok all");
-	return failures ? 1 : 0;
+	printf("%s\n", unit_failures ? "FAIL" : "ok all");
+	return unit_exit_status();
 }

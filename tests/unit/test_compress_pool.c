@@ -11,17 +11,10 @@
 
 #include "codec.h"
 #include "compress_pool.h"
+#include "unit_check.h"
 
 #define PAGE 4096
 #define PAGES 2000
-
-static int failures;
-
-static void check(bool cond, const char *what, const char *codec, unsigned int threads)
-{
-	printf("%s %s: %s, %u threads\n", cond ? "ok" : "FAIL", what, codec, threads);
-	failures += !cond;
-}
 
 static void make_page(unsigned char *p, size_t n, unsigned int *seed)
 {
@@ -108,19 +101,20 @@ int main(void)
 			bool ok;
 			unsigned char *out = run(codecs[c], thread_counts[t], pages, &len, &ok);
 
-			check(ok, "in order, each page decompresses to itself", codec_name(codecs[c]),
-			      thread_counts[t]);
+			check(ok, "in order, each page decompresses to itself: %s, %u threads",
+			      codec_name(codecs[c]), thread_counts[t]);
 			if (!first) {
 				first = out;
 				first_len = len;
 				continue;
 			}
-			check(len == first_len && !memcmp(out, first, len), "the same output as with no thread",
+			check(len == first_len && !memcmp(out, first, len),
+			      "the same output as with no thread: %s, %u threads",
 			      codec_name(codecs[c]), thread_counts[t]);
 			free(out);
 		}
 		free(first);
 	}
 	free(pages);
-	return failures ? 1 : 0;
+	return unit_exit_status();
 }

@@ -15,19 +15,12 @@
 #include <string.h>
 
 #include "erase_apply.h"
+#include "unit_check.h"
 
 #define PAGE 4096u
 #define PAGES 64u
 #define ENTRIES 5
 #define REQUESTS 300
-
-static int failures;
-
-static void check(bool cond, const char *what)
-{
-	printf("%s %s\n", cond ? "ok" : "FAIL", what);
-	failures += !cond;
-}
 
 struct request {
 	uint32_t sample;
@@ -154,5 +147,5 @@ int main(void)
 	erase_set_free(&set);
 	free(mem);
 	free(want);
-	return failures ? 1 : 0;
+	return unit_exit_status();
 }

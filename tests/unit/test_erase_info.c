@@ -11,17 +11,10 @@
 #include <stdlib.h>
 
 #include "erase_info.h"
+#include "unit_check.h"
 
 #define SPAN 200000
 #define RANGES 100000
-
-static int failures;
-
-static void check(bool cond, const char *what)
-{
-	printf("%s %s\n", cond ? "ok" : "FAIL", what);
-	failures += !cond;
-}
 
 int main(void)
 {
@@ -69,5 +62,5 @@ int main(void)
 	pfn_cursor_init(&cursor, &set);
 	check(!pfn_cursor_contains(&cursor, 3), "an empty set contains nothing");
 	free(truth);
-	return failures ? 1 : 0;
+	return unit_exit_status();
 }

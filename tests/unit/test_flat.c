@@ -20,34 +20,11 @@
 
 #include "flat.h"
 #include "message.h"
+#include "unit_check.h"
 
 #define IMAGE_SIZE (3 << 20)
 
-static int failures;
 static char dir[] = "/tmp/test_flat.XXXXXX";
-
-static void __attribute__((format(printf, 2, 3))) check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", cond ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		failures++;
-}
-
-static char *path_in_dir(const char *name)
-{
-	static char paths[8][128];
-	static int next;
-	char *p = paths[next++ % 8];
-
-	snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
-	return p;
-}
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
@@ -146,7 +123,7 @@ static void test_damaged(const char *stream, size_t stream_len)
 {
 	static const unsigned char bad_offset[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe };
 	static const unsigned char type2[8] = { 0, 0, 0, 0, 0, 0, 0, 2 };
-	const char *bad = path_in_dir("bad.flat"), *out = path_in_dir("bad.out");
+	const char *bad = unit_path(dir, "bad.flat"), *out = unit_path(dir, "bad.out");
 	struct {
 		const char *what;
 		size_t len, at;
@@ -222,8 +199,8 @@ int main(void)
 		printf("FAIL setup\n");
 		return 1;
 	}
-	stream = path_in_dir("stream.flat");
-	out = path_in_dir("out.img");
+	stream = unit_path(dir, "stream.flat");
+	out = unit_path(dir, "out.img");
 	err = write_stream(stream, image, &image_len);
 	check(!err, "write a stream of 400 records");
 	err = reassemble_file(stream, out, false);
@@ -249,9 +226,9 @@ int main(void)
 	test_write_errors();
 
 	unlink(stream);
-	unlink(path_in_dir("bad.flat"));
+	unlink(unit_path(dir, "bad.flat"));
 	rmdir(dir);
 	free(image);
-	printf("%s\n", failures ? "FAIL" : "ok all");
-	return failures ? 1 : 0;
+	printf("%s\n", unit_failures ? "FAIL" : "ok all");
+	return unit_exit_status();
 }

@@ -25,36 +25,13 @@
 #include "input.h"
 #include "kdump_writer.h"
 #include "message.h"
+#include "unit_check.h"
 
 #define PAGE 4096
 #define MAX_PFN 1001
 #define VMCOREINFO "OSRELEASE=6.1.0-test\nPAGESIZE=4096\n"
 
-static int failures;
 static char dir[] = "/tmp/test_kdump_writer.XXXXXX";
-
-static void __attribute__((format(printf, 2, 3))) check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", cond ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		failures++;
-}
-
-static char *path_in_dir(const char *name)
-{
-	static char paths[8][128];
-	static int next;
-	char *p = paths[next++ % 8];
-
-	snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
-	return p;
-}
 
 /* The synthetic machine: which pages exist, which to dump, and their bytes. */
 static bool is_present(uint64_t pfn)
@@ -243,7 +220,7 @@ static void test_codecs(void)
 		zero += is_dumpable(pfn) && pfn % 3 == 0;
 	}
 	for (size_t i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++) {
-		const char *one = path_in_dir("one.kdump"), *many = path_in_dir("many.kdump");
+		const char *one = unit_path(dir, "one.kdump"), *many = unit_path(dir, "many.kdump");
 		struct kdump_writer_params p = params(one, codecs[i], 1 << 20);
 		struct source s = { .scribble = true, .unreadable_pfn = UINT64_MAX };
 		struct kdump_write_result r;
@@ -272,8 +249,8 @@ static void test_codecs(void)
 
 static void test_flattened(void)
 {
-	const char *plain = path_in_dir("plain.kdump"), *flat = path_in_dir("dump.flat");
-	const char *back = path_in_dir("back.kdump");
+	const char *plain = unit_path(dir, "plain.kdump"), *flat = unit_path(dir, "dump.flat");
+	const char *back = unit_path(dir, "back.kdump");
 	struct kdump_writer_params p = params(plain, CODEC_LZO, 128);
 	struct source s = { .unreadable_pfn = UINT64_MAX };
 	struct kdump_write_result r, rf;
@@ -305,7 +282,7 @@ static void test_split(void)
 	int bad = 0, err = 0;
 
 	for (int i = 0; i < 3 && !err; i++) {
-		struct kdump_writer_params p = params(path_in_dir(i ? i == 1 ? "p2" : "p3" : "p1"),
+		struct kdump_writer_params p = params(unit_path(dir, i ? i == 1 ? "p2" : "p3" : "p1"),
 						      CODEC_ZSTD, 64);
 		struct source s = { .unreadable_pfn = UINT64_MAX };
 		struct kdump_write_result r;
@@ -333,14 +310,14 @@ static void test_split(void)
 	      "split into 3 parts (one of 4 pfns): each page in its part only (%d wrong)", bad);
 	for (int i = 0; i < 3; i++)
 		input_close(in[i]);
-	unlink(path_in_dir("p1"));
-	unlink(path_in_dir("p2"));
-	unlink(path_in_dir("p3"));
+	unlink(unit_path(dir, "p1"));
+	unlink(unit_path(dir, "p2"));
+	unlink(unit_path(dir, "p3"));
 }
 
 static void test_failures(void)
 {
-	const char *path = path_in_dir("fail.kdump");
+	const char *path = unit_path(dir, "fail.kdump");
 	struct kdump_writer_params p;
 	struct kdump_write_result r;
 	struct page_counts counts;
@@ -396,5 +373,5 @@ int main(void)
 	test_split();
 	test_failures();
 	rmdir(dir);
-	return failures ? 1 : 0;
+	return unit_exit_status();
 }
