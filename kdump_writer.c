@@ -45,8 +45,13 @@
 #include "message.h"
 #include "report.h"
 
-/* Each of the two output streams is written in pieces of this size. */
-#define STREAM_BUFFER_SIZE (4u << 20)
+/*
+ * The two output streams are written in pieces of at most these sizes:
+ * large enough for few system calls, small enough that the buffers stay a
+ * small part of the memory (a descriptor is 24 bytes, a page 4 KiB at most).
+ */
+#define DESC_BUFFER_SIZE (128u << 10)
+#define DATA_BUFFER_SIZE (1u << 20)
 
 #define NOTE_NAME_CORE "CORE"
 #define NOTE_NAME_VMCOREINFO "VMCOREINFO"
@@ -288,8 +293,8 @@ static int allocate_buffers(struct kdump_writer *w)
 
 	w->present = malloc(bitmap);
 	w->dumpable = malloc(bitmap);
-	w->desc.buf = malloc(STREAM_BUFFER_SIZE);
-	w->data.buf = malloc(STREAM_BUFFER_SIZE);
+	w->desc.buf = malloc(DESC_BUFFER_SIZE);
+	w->data.buf = malloc(DATA_BUFFER_SIZE);
 	if (w->nr_cycles > 1)
 		w->cycle_hash = calloc(w->nr_cycles, sizeof(*w->cycle_hash));
 	if (!w->present || !w->dumpable || !w->desc.buf || !w->data.buf ||
@@ -504,8 +509,8 @@ static int add_page(struct kdump_writer *w, const void *data, uint32_t size, uin
 {
 	struct kdump_page_desc pd = w->zero_desc;
 
-	if (w->desc.len + sizeof(pd) > STREAM_BUFFER_SIZE ||
-	    (data && w->data.len + size > STREAM_BUFFER_SIZE)) {
+	if (w->desc.len + sizeof(pd) > DESC_BUFFER_SIZE ||
+	    (data && w->data.len + size > DATA_BUFFER_SIZE)) {
 		int err = flush_streams(w);
 
 		if (err)

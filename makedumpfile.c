@@ -508,12 +508,6 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
 	}
 }
 
-/*
- * Pfns per cycle.  Both bitmaps of a cycle must fit the buffer: with
- * --cyclic-buffer KB each bitmap gets KB KiB, as upstream; otherwise a
- * single cycle when the whole bitmaps take under 40% of the available
- * memory (upstream's share), else as many pfns as that share allows.
- */
 /* The kernel's estimate of the memory available to us, in KiB; 0 when unknown. */
 static uint64_t mem_available_kib(void)
 {
@@ -529,6 +523,16 @@ static uint64_t mem_available_kib(void)
 	return available;
 }
 
+/*
+ * Pfns per cycle.  Both bitmaps of a cycle must fit the buffer: with
+ * --cyclic-buffer KB each bitmap gets KB KiB, as upstream.  Otherwise they
+ * take at most 40% of the available memory (upstream's share) and at most
+ * MAX_AUTO_CYCLE_PFNS, so that our memory stays the same whatever the size
+ * of the dump; a dump of more pfns takes several cycles, each classified
+ * twice.
+ */
+#define MAX_AUTO_CYCLE_PFNS ((uint64_t)1 << 20)
+
 static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
 {
 	uint64_t available = mem_available_kib(), pfns;
@@ -536,7 +540,9 @@ static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
 	if (opt->cyclic_buffer_kib)
 		return (uint64_t)opt->cyclic_buffer_kib * 1024 * 8;
 	/* Two bitmaps, one bit each per pfn, in 40% of what is available. */
-	pfns = available ? available * 1024 * 4 / 10 / 2 * 8 : (uint64_t)1 << 30;
+	pfns = available ? available * 1024 * 4 / 10 / 2 * 8 : MAX_AUTO_CYCLE_PFNS;
+	if (pfns > MAX_AUTO_CYCLE_PFNS)
+		pfns = MAX_AUTO_CYCLE_PFNS;
 	if (pfns > max_pfn)
 		pfns = max_pfn;
 	pfns = (pfns + 7) & ~(uint64_t)7;
