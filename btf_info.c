@@ -211,53 +211,83 @@ static int build_index(struct btf_unit *unit)
 	return 0;
 }
 
+/* Reads @len bytes of a unit's raw BTF, from @offset on. */
+static int read_raw_btf(struct btf_info *bi, const struct btf_unit *unit, uint32_t offset, void *buf,
+			uint32_t len)
+{
+	int err = mem_read_virt(bi->mem, unit->data_addr + offset, buf, len);
+
+	if (err)
+		msg_error("%s: cannot read its BTF (%" PRIu32 " bytes at 0x%" PRIx64 "): %s", unit->name,
+			  unit->data_size, unit->data_addr, mdf_strerror(err));
+	return err;
+}
+
+/* Takes libbpf's answer for a unit's BTF (errno as libbpf left it): the BTF, or why not. */
+static int take_parsed(struct btf_unit *unit, struct btf *btf)
+{
+	int err = -errno;
+
+	if (btf) {
+		unit->btf = btf;
+		return 0;
+	}
+	msg_error("%s: the BTF at 0x%" PRIx64 " (%" PRIu32 " bytes) does not parse: %s "
+		  "(--message-level 31 shows libbpf's reason)", unit->name, unit->data_addr,
+		  unit->data_size, strerror(-err));
+	return err == -ENOMEM ? err : -MDF_ECORRUPT;
+}
+
 /*
  * libbpf 1.1 declares btf__new_split but does not export it (its symbol
  * map lacks the name), so split BTF is parsed the one other way libbpf
- * offers, btf__parse_raw_split, from an anonymous in-memory file.
+ * offers, btf__parse_raw_split, from an anonymous in-memory file.  The
+ * file is filled a piece at a time: libbpf makes its own copies, and one
+ * more of ours would only add to the memory the run keeps.
  */
-static struct btf *new_split_btf(const void *data, uint32_t size, struct btf *base)
+static int new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf *base)
 {
-	char path[64];
-	struct btf *btf = NULL;
-	int fd = memfd_create("module-btf", MFD_CLOEXEC), saved;
-	ssize_t written = 0;
+	char path[64], piece[64 << 10];
+	int fd = memfd_create("module-btf", MFD_CLOEXEC), err = 0;
 
-	if (fd < 0)
-		return NULL;
-	while ((uint32_t)written < size) {
-		ssize_t n = write(fd, (const char *)data + written, size - (size_t)written);
+	if (fd < 0) {
+		err = -errno;
+		msg_error("%s: cannot make a file for its BTF: %s", unit->name, strerror(errno));
+		return err;
+	}
+	for (uint32_t done = 0; done < unit->data_size && !err;) {
+		uint32_t len = unit->data_size - done < sizeof(piece) ? unit->data_size - done
+								     : (uint32_t)sizeof(piece);
 
-		if (n <= 0)
-			break;
-		written += n;
+		ssize_t written;
+
+		err = read_raw_btf(bi, unit, done, piece, len);
+		written = err ? 0 : write(fd, piece, len);
+		if (!err && written != (ssize_t)len) {
+			err = written < 0 ? -errno : -EIO;
+			msg_error("%s: cannot copy its BTF to a file: %s", unit->name, strerror(-err));
+		}
+		done += len;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if ((uint32_t)written == size)
-		btf = btf__parse_raw_split(path, base);
-	saved = errno;
+	if (!err)
+		err = take_parsed(unit, btf__parse_raw_split(path, base));
 	close(fd);
-	errno = saved;
-	return btf;
+	return err;
 }
 
-static int parse_unit(struct btf_unit *unit, const void *data, uint32_t size, struct btf *base)
+/* vmlinux's BTF, whole: libbpf copies it, so the bytes read are let go at once. */
+static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 {
+	void *data = malloc(unit->data_size);
 	int err;
 
-	unit->btf = base ? new_split_btf(data, size, base) : btf__new(data, size);
-	if (!unit->btf) {
-		err = -errno;
-		msg_error("%s: the BTF at 0x%" PRIx64 " (%" PRIu32 " bytes) does not parse: %s "
-			  "(--message-level 31 shows libbpf's reason)", unit->name, unit->data_addr, size,
-			  strerror(-err));
-		return err == -ENOMEM ? err : -MDF_ECORRUPT;
-	}
-	unit->first_id = base ? btf__type_cnt(base) : 1;
-	err = build_index(unit);
+	if (!data)
+		return -ENOMEM;
+	err = read_raw_btf(bi, unit, 0, data, unit->data_size);
 	if (!err)
-		msg_debug("BTF of %s: %" PRIu32 " bytes, types %" PRIu32 "..%" PRIu32, unit->name, size,
-			  unit->first_id, btf__type_cnt(unit->btf) - 1);
+		err = take_parsed(unit, btf__new(data, unit->data_size));
+	free(data);
 	return err;
 }
 
@@ -265,24 +295,19 @@ static int parse_unit(struct btf_unit *unit, const void *data, uint32_t size, st
 static int load_unit(struct btf_info *bi, struct btf_unit *unit)
 {
 	struct btf *base = unit == &bi->vmlinux ? NULL : bi->vmlinux.btf;
-	void *data;
 	int err;
 
 	if (unit->tried)
 		return unit->err;
 	unit->tried = true;
-	data = malloc(unit->data_size);
-	if (!data) {
-		unit->err = -ENOMEM;
-		return unit->err;
+	err = base ? new_split_btf(bi, unit, base) : new_vmlinux_btf(bi, unit);
+	if (!err) {
+		unit->first_id = base ? btf__type_cnt(base) : 1;
+		err = build_index(unit);
 	}
-	err = mem_read_virt(bi->mem, unit->data_addr, data, unit->data_size);
-	if (err)
-		msg_error("%s: cannot read its BTF (%" PRIu32 " bytes at 0x%" PRIx64 "): %s", unit->name,
-			  unit->data_size, unit->data_addr, mdf_strerror(err));
-	else
-		err = parse_unit(unit, data, unit->data_size, base);
-	free(data);
+	if (!err)
+		msg_debug("BTF of %s: %" PRIu32 " bytes, types %" PRIu32 "..%" PRIu32, unit->name,
+			  unit->data_size, unit->first_id, btf__type_cnt(unit->btf) - 1);
 	if (err) {
 		btf__free(unit->btf);
 		unit->btf = NULL;

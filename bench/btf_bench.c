@@ -48,6 +48,8 @@ struct run {
 	double ms[NR_PHASES];
 	double lookup_ns;
 	size_t heap;        /* bytes allocated and kept */
+	size_t phase_heap[NR_PHASES];
+	long phase_resident[NR_PHASES];
 	long resident;      /* bytes the process gained in RAM */
 	size_t symbols;
 	size_t modules;
@@ -81,6 +83,17 @@ static long resident_bytes(void)
 	return resident * sysconf(_SC_PAGESIZE);
 }
 
+/* Ends phase @p, begun at *@t: its time, and the heap and memory so far. */
+static void end_phase(struct run *run, enum phase p, double *t)
+{
+	double end = now_ms();
+
+	run->ms[p] = end - *t;
+	run->phase_heap[p] = heap_in_use();
+	run->phase_resident[p] = resident_bytes();
+	*t = now_ms();
+}
+
 static int compare_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -112,26 +125,30 @@ static int one_run(const char *path, struct run *run)
 	resident_before = resident_bytes();
 	start = t = now_ms();
 	err = kallsyms_load_kernel(mem, vi, &ks);
-	run->ms[KERNEL_KALLSYMS] = now_ms() - t;
-	t = now_ms();
+	end_phase(run, KERNEL_KALLSYMS, &t);
 	if (!err)
 		err = btf_info_new(mem, ks, &btf);
 	if (!err)
 		err = btf_info_lookup(btf, "vmlinux", "page", &r);
-	run->ms[VMLINUX_BTF] = now_ms() - t;
-	t = now_ms();
+	end_phase(run, VMLINUX_BTF, &t);
 	if (!err)
 		err = btf_info_load_all(btf);
-	run->ms[MODULE_BTF] = now_ms() - t;
-	t = now_ms();
+	end_phase(run, MODULE_BTF, &t);
 	if (!err)
 		err = kallsyms_load_modules(ks, mem, btf);
-	run->ms[MODULE_KALLSYMS] = now_ms() - t;
+	end_phase(run, MODULE_KALLSYMS, &t);
 	run->ms[TOTAL] = now_ms() - start;
 	if (err)
 		goto out;
-	run->heap = heap_in_use() - heap_before;
-	run->resident = resident_bytes() - resident_before;
+	/* What each phase added; the total is what all of them did. */
+	for (int p = MODULE_KALLSYMS; p > KERNEL_KALLSYMS; p--) {
+		run->phase_heap[p] -= run->phase_heap[p - 1];
+		run->phase_resident[p] -= run->phase_resident[p - 1];
+	}
+	run->phase_heap[KERNEL_KALLSYMS] -= heap_before;
+	run->phase_resident[KERNEL_KALLSYMS] -= resident_before;
+	run->heap = run->phase_heap[TOTAL] = heap_in_use() - heap_before;
+	run->resident = run->phase_resident[TOTAL] = resident_bytes() - resident_before;
 	run->symbols = kallsyms_count(ks);
 	run->modules = btf_info_module_count(btf);
 	t = now_ms();
@@ -233,6 +250,11 @@ int main(int argc, char **argv)
 	printf("%zu symbols, %zu module BTFs; cold: %.1f MiB resident, %.1f MiB of heap kept\n",
 	       cold[0].symbols, cold[0].modules, median(cold, runs, resident_mib, 0, column),
 	       cold[0].heap / 1048576.0);
+	printf("  by phase, resident/heap kept (first cold run):");
+	for (int p = 0; p < NR_PHASES; p++)
+		printf(" %s %.1f/%.1f MiB%s", phase_names[p], cold[0].phase_resident[p] / 1048576.0,
+		       cold[0].phase_heap[p] / 1048576.0, p == NR_PHASES - 1 ? "" : ",");
+	printf("\n");
 	print_phases("cold (a process each)", cold, runs, column);
 	print_phases("warm (one process)   ", warm, runs, column);
 	printf("  %d member lookups: %.2f ms, %.0f ns each (warm)\n", LOOKUPS,
