@@ -46,7 +46,6 @@ static int compare_starts(const void *a, const void *b)
 void pfn_ranges_merge(struct pfn_ranges *set)
 {
 	size_t kept = 0;
-
 	bool sorted = true;
 
 	if (set->merged)

@@ -629,10 +629,16 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 			 *why ? why : strerror(errno));
 		goto out;
 	}
-	/* Decode symbols and types once, before the children inherit them. */
-	err = extension_runtime_prepare(env);
-	if (err)
-		goto out;
+	/*
+	 * With several extensions, symbols and types are decoded once, before
+	 * the children inherit them; a single one's child decodes only what
+	 * its extension asks for.
+	 */
+	if (count > 1) {
+		err = extension_runtime_prepare(env);
+		if (err)
+			goto out;
+	}
 	results->outcomes = calloc(count, sizeof(*results->outcomes));
 	if (!results->outcomes) {
 		err = -ENOMEM;

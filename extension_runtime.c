@@ -166,10 +166,15 @@ int mdf_kvtop(uint64_t vaddr, uint64_t *paddr)
 
 int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr)
 {
+	struct symbols *sym = runtime.env->symbols;
+	bool kernel_only = module && !strcmp(module, "vmlinux");
 	struct kallsyms *ks;
 
-	if (symbols_module_kallsyms(runtime.env->symbols, &ks) &&
-	    symbols_kallsyms(runtime.env->symbols, &ks))
+	/* The kernel's symbols come first: the modules' are decoded only when needed. */
+	if ((!module || kernel_only) && !symbols_kallsyms(sym, &ks) &&
+	    kallsyms_lookup_module_name(ks, "vmlinux", name, addr))
+		return 0;
+	if (kernel_only || (symbols_module_kallsyms(sym, &ks) && symbols_kallsyms(sym, &ks)))
 		return -ENOENT;
 	return kallsyms_lookup_module_name(ks, module, name, addr) ? 0 : -ENOENT;
 }

@@ -10,9 +10,9 @@ and system, of makedumpfile and the extension children it waited for:
 steadier than the wall clock on a shared machine) and of its wall time.  The first variant is the job without
 extensions; the next K - 1 (--baselines K, default 2) are reference
 extensions that do (next to) nothing: what any extension costs before it
-works (symbols and types, the child process, its first read of the
-dump).  For each other variant: its cost over the last baseline, as a
-share of the whole job without extensions, and the time the extension
+works (the child process, its first read of the dump).  For each other
+variant: its cost over the job without extensions and over the last
+baseline, as shares of the whole job without extensions, and the time the extension
 itself says its scan took (the CPU time of its "the scan took N ms (M
 ms of CPU)" line at --message-level 31, when it prints one), also as a
 share of the job: on a busy machine the steadiest figure.
@@ -78,9 +78,10 @@ def main():
     ref = variants[a.baselines - 1][0]
     for label, _ in variants[a.baselines:]:
         cost = med[label] - med[ref]
-        print('  %-34s %7.1f ms CPU %7.1f ms wall   over the last: %+.1f ms CPU (%+.1f%% of the job)%s'
-              % (label, med[label] * 1e3, wall[label] * 1e3, cost * 1e3, cost / whole * 100,
-                 scan(label)))
+        print('  %-34s %7.1f ms CPU %7.1f ms wall   %+.1f ms CPU (%+.1f%% of the job), '
+              'over the last: %+.1f ms CPU (%+.1f%%)%s'
+              % (label, med[label] * 1e3, wall[label] * 1e3, (med[label] - whole) * 1e3,
+                 (med[label] / whole - 1) * 100, cost * 1e3, cost / whole * 100, scan(label)))
     return 0
 
 

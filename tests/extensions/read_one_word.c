@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A reference for make bench: an extension that reads one word of the
- * crashed kernel's memory (init_task's first) and registers nothing.  What
- * an extension costs before it does any work of its own is the loader's
- * (symbols and types, the child process) plus this first read, which in a
- * fresh child pays for the memory reader's first translation and page
- * reads; the GPU filters' bench measures their own work over it.  Like
- * them it says, at message level 31, how long its scan took.
+ * crashed kernel's memory (init_task's first) and registers nothing: the
+ * least any extension that looks at kernel structures pays, the child
+ * process, the kernel's kallsyms and this first read, which in a fresh
+ * child pays for the memory reader's first translation and page reads.
+ * The GPU filters' bench shows their cost over it too.  Like them it says,
+ * at message level 31, how long its scan took.
  */
 #include <time.h>
 
