@@ -52,6 +52,8 @@
  */
 #define DESC_BUFFER_SIZE (128u << 10)
 #define DATA_BUFFER_SIZE (1u << 20)
+/* The 1st bitmap is built and written in pieces of this many pfns (a multiple of 8). */
+#define PRESENT_PIECE_PFNS ((uint64_t)1 << 20)
 
 #define NOTE_NAME_CORE "CORE"
 #define NOTE_NAME_VMCOREINFO "VMCOREINFO"
@@ -291,7 +293,7 @@ static int allocate_buffers(struct kdump_writer *w)
 	size_t bitmap = (size_t)div_round_up(cycle, 8);
 	int err;
 
-	w->present = malloc(bitmap);
+	w->present = malloc(div_round_up(cycle < PRESENT_PIECE_PFNS ? cycle : PRESENT_PIECE_PFNS, 8));
 	w->dumpable = malloc(bitmap);
 	w->desc.buf = malloc(DESC_BUFFER_SIZE);
 	w->data.buf = malloc(DATA_BUFFER_SIZE);
@@ -358,28 +360,43 @@ static void cycle_part(const struct kdump_writer *w, uint64_t i, uint64_t *from,
 }
 
 /*
- * Classifies cycle @i into the writer's bitmaps; returns their length in
- * bytes through @len.  Bits past the last pfn are cleared whatever the
- * callback left there, so that the bitmaps never claim pages past max_pfn.
+ * Classifies cycle @i into the 2nd bitmap, whole, and its 1st bitmap a
+ * piece of PRESENT_PIECE_PFNS at a time: only the first pass needs the
+ * 1st bitmap, and writes each piece (@write_present) as it goes, so that
+ * of the two bitmaps only the 2nd takes memory in proportion to the
+ * cycle.  Returns the 2nd bitmap's length in bytes through @len.  Bits
+ * past the last pfn are cleared whatever the callback left there, so that
+ * the bitmaps never claim pages past max_pfn.
  */
 static int classify_cycle(struct kdump_writer *w, uint64_t i, struct page_counts *counts,
-			  size_t *len)
+			  bool write_present, size_t *len)
 {
 	uint64_t start = i * w->p->cycle_pfns, end = cycle_end(w, i);
-	unsigned int tail = (unsigned int)((end - start) % 8);
-	int err;
+	int err = 0;
 
 	*len = (size_t)div_round_up(end - start, 8);
-	memset(w->present, 0, *len);
 	memset(w->dumpable, 0, *len);
-	err = w->src->classify(w->src->ctx, start, end, w->present, w->dumpable, counts);
-	if (err)
-		return err;
-	if (tail) {
-		w->present[*len - 1] &= (uint8_t)((1u << tail) - 1);
-		w->dumpable[*len - 1] &= (uint8_t)((1u << tail) - 1);
+	for (uint64_t from = start; from < end && !err; from += PRESENT_PIECE_PFNS) {
+		uint64_t to = end - from < PRESENT_PIECE_PFNS ? end : from + PRESENT_PIECE_PFNS;
+		size_t piece = (size_t)div_round_up(to - from, 8);
+		uint8_t *dumpable = w->dumpable + (from - start) / 8;
+		unsigned int tail = (unsigned int)((to - from) % 8);
+
+		memset(w->present, 0, piece);
+		err = w->src->classify(w->src->ctx, from, to, w->present, dumpable, counts);
+		if (err)
+			break;
+		if (tail) {
+			w->present[piece - 1] &= (uint8_t)((1u << tail) - 1);
+			dumpable[piece - 1] &= (uint8_t)((1u << tail) - 1);
+		}
+		if (write_present) {
+			err = write_at(w, w->bitmap1_offset + from / 8, w->present, piece,
+				       "the 1st bitmap");
+			w->pfn_present += count_bits(w->present, piece);
+		}
 	}
-	return 0;
+	return err;
 }
 
 /*
@@ -397,16 +414,12 @@ static int write_bitmaps(struct kdump_writer *w, struct page_counts *counts)
 		size_t len;
 		int err;
 
-		err = classify_cycle(w, i, single ? counts : &first_pass, &len);
-		if (!err)
-			err = write_at(w, w->bitmap1_offset + byte, w->present, len,
-				       "the 1st bitmap");
+		err = classify_cycle(w, i, single ? counts : &first_pass, true, &len);
 		if (!err)
 			err = write_at(w, w->bitmap2_offset + byte, w->dumpable, len,
 				       "the 2nd bitmap");
 		if (err)
 			return err;
-		w->pfn_present += count_bits(w->present, len);
 		w->pfn_dumpable += count_bits(w->dumpable, len);
 		if (w->p->split) {
 			uint64_t from, to;
@@ -643,7 +656,7 @@ static int copy_cycle(struct kdump_writer *w, uint64_t first_pfn, uint64_t from,
 static int reclassify_cycle(struct kdump_writer *w, uint64_t i, struct page_counts *counts)
 {
 	size_t len;
-	int err = classify_cycle(w, i, counts, &len);
+	int err = classify_cycle(w, i, counts, false, &len);
 
 	if (!err && fnv1a64(w->dumpable, len) != w->cycle_hash[i]) {
 		progress_break(&w->progress);

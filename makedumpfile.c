@@ -524,14 +524,14 @@ static uint64_t mem_available_kib(void)
 }
 
 /*
- * Pfns per cycle.  Both bitmaps of a cycle must fit the buffer: with
- * --cyclic-buffer KB each bitmap gets KB KiB, as upstream.  Otherwise they
- * take at most 40% of the available memory (upstream's share) and at most
- * MAX_AUTO_CYCLE_PFNS, so that our memory stays the same whatever the size
- * of the dump; a dump of more pfns takes several cycles, each classified
- * twice.
+ * Pfns per cycle.  With --cyclic-buffer KB each bitmap gets KB KiB, as
+ * upstream.  Otherwise the bitmaps take at most 40% of the available
+ * memory (upstream's share) and the 2nd at most 4 MiB (the writer builds
+ * the 1st in small pieces), so that memory stays bounded whatever the
+ * size of the dump: a dump of more than 128 GiB takes several cycles, and
+ * each is classified twice, which reads its kept pages twice.
  */
-#define MAX_AUTO_CYCLE_PFNS ((uint64_t)1 << 20)
+#define MAX_AUTO_CYCLE_PFNS ((uint64_t)32 << 20)
 
 static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
 {
