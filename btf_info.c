@@ -255,19 +255,18 @@ static int new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf 
 		msg_error("%s: cannot make a file for its BTF: %s", unit->name, strerror(errno));
 		return err;
 	}
-	for (uint32_t done = 0; done < unit->data_size && !err;) {
-		uint32_t len = unit->data_size - done < sizeof(piece) ? unit->data_size - done
-								     : (uint32_t)sizeof(piece);
-
+	for (uint32_t done = 0, len; done < unit->data_size && !err; done += len) {
 		ssize_t written;
 
+		len = unit->data_size - done < sizeof(piece) ? unit->data_size - done : sizeof(piece);
 		err = read_raw_btf(bi, unit, done, piece, len);
-		written = err ? 0 : write(fd, piece, len);
-		if (!err && written != (ssize_t)len) {
+		if (err)
+			break;
+		written = write(fd, piece, len);
+		if (written != (ssize_t)len) {
 			err = written < 0 ? -errno : -EIO;
 			msg_error("%s: cannot copy its BTF to a file: %s", unit->name, strerror(-err));
 		}
-		done += len;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (!err)
