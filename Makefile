@@ -23,7 +23,16 @@ MANDIR ?= $(DATADIR)/man
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' makedumpfile.h)
 
 CPPFLAGS += -D_GNU_SOURCE -I. -DEXTENSION_DIR='"$(EXTENSIONDIR)"'
-LIBS := -lbpf -lelf -lz -ldeflate -llzo2 -lsnappy -lzstd
+# -c's encoder: ISA-L where Debian packages it, else libdeflate (zlib_encoder.h).
+ZLIB_ENCODER ?= $(if $(shell pkg-config --exists libisal 2>/dev/null && echo yes),isal,libdeflate)
+ifeq ($(ZLIB_ENCODER),isal)
+ZLIB_ENCODER_LIB := -lisal
+else ifeq ($(ZLIB_ENCODER),libdeflate)
+ZLIB_ENCODER_LIB := -ldeflate
+else
+$(error ZLIB_ENCODER is isal or libdeflate, not "$(ZLIB_ENCODER)")
+endif
+LIBS := -lbpf -lelf -lz $(ZLIB_ENCODER_LIB) -llzo2 -lsnappy -lzstd
 
 ifeq ($(SANITIZE),1)
 BUILD ?= build/asan
@@ -38,7 +47,7 @@ endif
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
-CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c compress_pool.c \
+CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c zlib_encoder_$(ZLIB_ENCODER).c compress_pool.c \
 	dump_file.c elf_segments.c elf_writer.c split.c reassemble.c printk.c mem_usage.c kcore_input.c \
 	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c mem_map.c page_scan.c erase_info.c kdump_writer.c report.c \
 	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c walkers.c \

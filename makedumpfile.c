@@ -41,6 +41,7 @@
 #include "split.h"
 #include "symbols.h"
 #include "vmcoreinfo.h"
+#include "zlib_encoder.h"
 
 enum long_option {
 	OPT_MESSAGE_LEVEL = 256,
@@ -992,6 +993,9 @@ int main(int argc, char **argv)
 		break;
 	case MODE_VERSION:
 		printf("makedumpfile: version %s (kallsyms/BTF rebuild)\n", MDF_VERSION);
+		/* upstream's lines, which scripts read to learn what -c/-l/-p/-z can do */
+		printf("zlib\tenabled (%s)\nlzo\tenabled\nsnappy\tenabled\nzstd\tenabled\n",
+		       zlib_encoder_library());
 		break;
 	case MODE_REASSEMBLE_FLAT:
 		err = flat_reassemble(STDIN_FILENO, "standard input", ctx.opt.output, ctx.opt.force);
