@@ -66,6 +66,8 @@ void extension_runtime_begin(const struct extension_env *env, const char *name,
 			     const struct extension_arg *args, size_t nr_args)
 {
 	memset(&runtime, 0, sizeof(runtime));
+	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
+	symbols_look_up_by_name_only(env->symbols);
 	runtime.env = env;
 	runtime.walk = (struct walk_ctx){ env->mem, env->symbols, env->mem_map };
 	runtime.name = name;

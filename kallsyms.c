@@ -106,6 +106,8 @@ struct kallsyms {
 	struct kallsyms_module *modules;
 	uint32_t nr_modules;
 	bool modules_loaded;
+	/* Set for a table opened by kallsyms_open_lazy(): see struct lazy_names. */
+	struct lazy_names *lazy;
 };
 
 /* The addresses of the tables, from VMCOREINFO. */
@@ -243,11 +245,16 @@ static int read_tokens(struct memory *mem, const struct kallsyms_tables *t, stru
 	return 0;
 }
 
-/* Reads kallsyms_names a page at a time, as it is decoded. */
+/*
+ * Reads kallsyms_names a buffer at a time, as it is decoded: STREAM_PAGES
+ * pages, or, where the table's last page ends a mapping, up to the end of
+ * the page.
+ */
+#define STREAM_PAGES 16
 struct byte_stream {
 	struct memory *mem;
 	uint64_t addr;          /* address of buf[0] */
-	unsigned char *buf;
+	unsigned char *buf;     /* STREAM_PAGES pages */
 	size_t len;
 	size_t pos;
 };
@@ -256,8 +263,13 @@ static int stream_refill(struct byte_stream *s)
 {
 	uint32_t page = mem_page_size(s->mem);
 	uint64_t next = s->addr + s->len;
-	size_t chunk = page - (next & (page - 1));
+	size_t chunk = (size_t)page * STREAM_PAGES - (next & (page - 1));
 	int err = mem_read_virt(s->mem, next, s->buf, chunk);
+
+	if (err) {
+		chunk = page - (next & (page - 1));
+		err = mem_read_virt(s->mem, next, s->buf, chunk);
+	}
 
 	if (err) {
 		msg_error("cannot read kallsyms_names at 0x%llx: %s", (unsigned long long)next,
@@ -279,6 +291,68 @@ static inline int stream_next(struct byte_stream *s, unsigned char *byte)
 			return err;
 	}
 	*byte = s->buf[s->pos++];
+	return 0;
+}
+
+static int stream_read(struct byte_stream *s, unsigned char *buf, size_t len)
+{
+	while (len) {
+		size_t chunk;
+
+		if (s->pos == s->len) {
+			int err = stream_refill(s);
+
+			if (err)
+				return err;
+		}
+		chunk = s->len - s->pos < len ? s->len - s->pos : len;
+		memcpy(buf, s->buf + s->pos, chunk);
+		s->pos += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+static int stream_skip(struct byte_stream *s, size_t len)
+{
+	while (len) {
+		size_t chunk;
+
+		if (s->pos == s->len) {
+			int err = stream_refill(s);
+
+			if (err)
+				return err;
+		}
+		chunk = s->len - s->pos < len ? s->len - s->pos : len;
+		s->pos += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/* An entry's length: one byte, or two when the first has its top bit set (kernels >= 6.1). */
+static int read_entry_length(struct byte_stream *s, uint32_t i, size_t *len)
+{
+	uint64_t entry_addr = s->addr + s->pos;
+	unsigned char b;
+	int err = stream_next(s, &b);
+
+	if (err)
+		return err;
+	*len = b;
+	if (b & 0x80) {
+		err = stream_next(s, &b);
+		if (err)
+			return err;
+		*len = (*len & 0x7f) | ((size_t)b << 7);
+	}
+	if (*len == 0 || *len >= KSYM_NAME_LEN) {
+		msg_error("kallsyms_names entry %u at 0x%llx has length %zu: corrupt kallsyms", i,
+			  (unsigned long long)entry_addr, *len);
+		return -MDF_ECORRUPT;
+	}
 	return 0;
 }
 
@@ -323,7 +397,7 @@ static int decode_names(struct kallsyms *ks, struct memory *mem, const struct ka
 	struct byte_stream s = { .mem = mem, .addr = t->names };
 	int err = 0;
 
-	s.buf = malloc(mem_page_size(mem));
+	s.buf = malloc((size_t)mem_page_size(mem) * STREAM_PAGES);
 	if (!s.buf)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < ks->count; i++) {
@@ -334,22 +408,9 @@ static int decode_names(struct kallsyms *ks, struct memory *mem, const struct ka
 
 		err = pool_reserve(ks);
 		if (!err)
-			err = stream_next(&s, &b);
+			err = read_entry_length(&s, i, &len);
 		if (err)
 			goto out;
-		len = b;
-		if (b & 0x80) {
-			err = stream_next(&s, &b);
-			if (err)
-				goto out;
-			len = (len & 0x7f) | ((size_t)b << 7);
-		}
-		if (len == 0 || len >= KSYM_NAME_LEN) {
-			msg_error("kallsyms_names entry %u at 0x%llx has length %zu: corrupt kallsyms", i,
-				  (unsigned long long)entry_addr, len);
-			err = -MDF_ECORRUPT;
-			goto out;
-		}
 		name = ks->pool + ks->pool_size;
 		for (size_t j = 0; j < len; j++) {
 			err = stream_next(&s, &b);
@@ -468,20 +529,32 @@ struct address_entries {
 	uint64_t *absolute;
 };
 
-static uint64_t decode_address(const struct kallsyms_tables *t, const struct address_entries *e,
-			       enum kallsyms_encoding encoding, uint32_t i)
+/* One symbol's entry: of kallsyms_offsets, of kallsyms_addresses, or both. */
+struct raw_address {
+	int32_t offset;
+	uint64_t absolute;
+};
+
+static struct raw_address raw_entry(const struct address_entries *e, uint32_t i)
+{
+	return (struct raw_address){ .offset = e->offsets ? e->offsets[i] : 0,
+				     .absolute = e->absolute ? e->absolute[i] : 0 };
+}
+
+static uint64_t decode_address(const struct kallsyms_tables *t, enum kallsyms_encoding encoding, uint32_t i,
+			       struct raw_address raw)
 {
 	switch (encoding) {
 	case KALLSYMS_ABSOLUTE:
-		return e->absolute[i];
+		return raw.absolute;
 	case KALLSYMS_ABS_PERCPU:
-		if (e->offsets[i] >= 0)
-			return (uint64_t)e->offsets[i];
-		return t->relative_base - 1 - (int64_t)e->offsets[i];
+		if (raw.offset >= 0)
+			return (uint64_t)raw.offset;
+		return t->relative_base - 1 - (int64_t)raw.offset;
 	case KALLSYMS_BASE_RELATIVE:
-		return t->relative_base + (uint32_t)e->offsets[i];
+		return t->relative_base + (uint32_t)raw.offset;
 	case KALLSYMS_PLACE_RELATIVE:
-		return t->offsets + (uint64_t)i * 4 + (int64_t)e->offsets[i];
+		return t->offsets + (uint64_t)i * 4 + (int64_t)raw.offset;
 	}
 	return 0;
 }
@@ -494,9 +567,33 @@ static const char *const witness_symbols[] = {
 	"_stext", "init_uts_ns", "swapper_pg_dir", "init_top_pgt", "node_online_map", "prb",
 	"kallsyms_names", "kallsyms_num_syms", "kallsyms_token_table", "kallsyms_token_index",
 };
+#define NR_WITNESSES (sizeof(witness_symbols) / sizeof(witness_symbols[0]))
 
-static int choose_encoding(struct kallsyms *ks, const struct vmcoreinfo *vi,
-			   const struct kallsyms_tables *t, const struct address_entries *e)
+/* A witness VMCOREINFO names, and its symbol's entry when kallsyms has one. */
+struct witness {
+	const char *name;
+	uint64_t expected;
+	bool found;
+	uint32_t index;
+	struct raw_address raw;
+};
+
+/* The witnesses VMCOREINFO names: their entries are for the caller to fill. */
+static size_t list_witnesses(const struct vmcoreinfo *vi, struct witness *w)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0; i < NR_WITNESSES; i++) {
+		uint64_t expected;
+
+		if (vmcoreinfo_symbol(vi, witness_symbols[i], &expected))
+			w[nr++] = (struct witness){ .name = witness_symbols[i], .expected = expected };
+	}
+	return nr;
+}
+
+static int choose_encoding(struct kallsyms *ks, const struct vmcoreinfo *vi, uint32_t count,
+			   const struct kallsyms_tables *t, const struct witness *w, size_t nr)
 {
 	enum kallsyms_encoding candidates[4];
 	size_t nr_candidates = 0;
@@ -517,17 +614,11 @@ static int choose_encoding(struct kallsyms *ks, const struct vmcoreinfo *vi,
 		int score = 0;
 		bool stext_ok = !has_stext;
 
-		for (size_t w = 0; w < sizeof(witness_symbols) / sizeof(witness_symbols[0]); w++) {
-			uint64_t expected;
-			int64_t index;
-
-			if (!vmcoreinfo_symbol(vi, witness_symbols[w], &expected))
-				continue;
-			index = find_name(ks, witness_symbols[w], 0, ks->count);
-			if (index < 0 || decode_address(t, e, candidates[c], (uint32_t)index) != expected)
+		for (size_t i = 0; i < nr; i++) {
+			if (!w[i].found || decode_address(t, candidates[c], w[i].index, w[i].raw) != w[i].expected)
 				continue;
 			score++;
-			if (!strcmp(witness_symbols[w], "_stext"))
+			if (!strcmp(w[i].name, "_stext"))
 				stext_ok = true;
 		}
 		if (stext_ok && score > best_score) {
@@ -545,7 +636,7 @@ static int choose_encoding(struct kallsyms *ks, const struct vmcoreinfo *vi,
 		return -MDF_ECORRUPT;
 	}
 	ks->encoding = (enum kallsyms_encoding)best;
-	msg_debug("kallsyms: %u symbols, %s addresses (%d VMCOREINFO symbols agree)", ks->count,
+	msg_debug("kallsyms: %u symbols, %s addresses (%d VMCOREINFO symbols agree)", count,
 		  kallsyms_encoding_name(ks->encoding), best_score);
 	return 0;
 }
@@ -630,33 +721,42 @@ static int index_addrs(struct kallsyms *ks, uint32_t first)
 	return 0;
 }
 
+/* The tables' addresses, their symbol count and relative base: what both ways of opening them need. */
+static int open_tables(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms_tables *t,
+		       uint32_t *count)
+{
+	int err = find_tables(vi, t);
+
+	if (err)
+		return err;
+	err = read_or_report(mem, t->num_syms, count, sizeof(*count), "kallsyms_num_syms");
+	if (err)
+		return err;
+	if (*count == 0 || *count > MAX_SYMBOLS) {
+		msg_error("kallsyms_num_syms at 0x%llx is %u, outside 1..%u: corrupt kallsyms",
+			  (unsigned long long)t->num_syms, *count, MAX_SYMBOLS);
+		return -MDF_ECORRUPT;
+	}
+	if (t->has_relative_base)
+		err = read_or_report(mem, t->relative_base, &t->relative_base, sizeof(t->relative_base),
+				     "kallsyms_relative_base");
+	return err;
+}
+
 int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
 {
 	struct kallsyms_tables t = { 0 };
 	struct tokens tok = { 0 };
 	struct address_entries entries = { 0 };
+	struct witness witnesses[NR_WITNESSES];
+	size_t nr_witnesses = list_witnesses(vi, witnesses);
 	struct kallsyms *ks;
 	uint32_t count;
 	int err;
 
-	err = find_tables(vi, &t);
+	err = open_tables(mem, vi, &t, &count);
 	if (err)
 		return err;
-	err = read_or_report(mem, t.num_syms, &count, sizeof(count), "kallsyms_num_syms");
-	if (err)
-		return err;
-	if (count == 0 || count > MAX_SYMBOLS) {
-		msg_error("kallsyms_num_syms at 0x%llx is %u, outside 1..%u: corrupt kallsyms",
-			  (unsigned long long)t.num_syms, count, MAX_SYMBOLS);
-		return -MDF_ECORRUPT;
-	}
-	if (t.has_relative_base) {
-		err = read_or_report(mem, t.relative_base, &t.relative_base, sizeof(t.relative_base),
-				     "kallsyms_relative_base");
-		if (err)
-			return err;
-	}
-
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
 		return -ENOMEM;
@@ -675,12 +775,21 @@ int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct
 		err = index_names(ks, 0);
 	if (!err)
 		err = read_address_entries(mem, &t, count, &entries);
+	for (size_t i = 0; !err && i < nr_witnesses; i++) {
+		int64_t index = find_name(ks, witnesses[i].name, 0, count);
+
+		witnesses[i].found = index >= 0;
+		if (index >= 0) {
+			witnesses[i].index = (uint32_t)index;
+			witnesses[i].raw = raw_entry(&entries, (uint32_t)index);
+		}
+	}
 	if (!err)
-		err = choose_encoding(ks, vi, &t, &entries);
+		err = choose_encoding(ks, vi, count, &t, witnesses, nr_witnesses);
 	if (err)
 		goto out;
 	for (uint32_t i = 0; i < count; i++)
-		ks->addrs[i] = decode_address(&t, &entries, ks->encoding, i);
+		ks->addrs[i] = decode_address(&t, ks->encoding, i, raw_entry(&entries, i));
 	err = index_addrs(ks, 0);
 out:
 	free(tok.table);
@@ -1084,13 +1193,14 @@ static int append_symbols(struct module_reader *r, const struct module_tables *t
 	return 0;
 }
 
-/* One struct module of the list: its symbols, unless it is not formed yet. */
-static int read_module(struct module_reader *r)
+/*
+ * Reads the struct module at r->addr and its name.  *@formed is false for
+ * a module still being set up: the kernel lists no symbols of it, nor do we.
+ */
+static int read_module_head(struct module_reader *r, bool *formed)
 {
-	struct module_tables t = { 0 };
-	int err;
+	int err = mem_read_virt(r->mem, r->addr, r->module, r->l.module_size);
 
-	err = mem_read_virt(r->mem, r->addr, r->module, r->l.module_size);
 	if (err) {
 		snprintf(r->name, sizeof(r->name), "?");
 		return module_problem(r, err, "unreadable (%s)", mdf_strerror(err));
@@ -1100,13 +1210,362 @@ static int read_module(struct module_reader *r)
 		snprintf(r->name, sizeof(r->name), "?");
 		return module_problem(r, -MDF_ECORRUPT, "its name is empty or not terminated");
 	}
-	/* The kernel lists no symbols of a module still being set up, nor do we. */
-	if ((int64_t)field_value(r->module, &r->l.state) == r->l.state_unformed)
-		return 0;
+	*formed = (int64_t)field_value(r->module, &r->l.state) != r->l.state_unformed;
+	return 0;
+}
+
+/* One struct module of the list: its symbols, unless it is not formed yet. */
+static int read_module(struct module_reader *r)
+{
+	struct module_tables t = { 0 };
+	bool formed = false;
+	int err = read_module_head(r, &formed);
+
+	if (err || !formed)
+		return err;
 	err = read_tables(r, &t);
 	if (!err)
 		err = append_symbols(r, &t);
 	free_tables(&t);
+	return err;
+}
+
+/* ---- lookups by name without decoding the tables ---- */
+
+/* Names asked more than once (__start_BTF, init_task) are scanned for once. */
+#define LAZY_MEMO_SLOTS 64
+/* The most names one pass looks for: the witnesses, or one asked name. */
+#define MAX_SCAN_NAMES 16
+_Static_assert(NR_WITNESSES <= MAX_SCAN_NAMES, "the witnesses are found in one pass");
+
+struct lazy_answer {
+	char *module;             /* NULL: any, the kernel's first */
+	char *name;
+	bool found;
+	uint64_t addr;
+};
+
+/*
+ * What a table opened by kallsyms_open_lazy() keeps instead of decoded
+ * names: where the tables are, the token table and the address encoding.
+ * Each name asked is found in one pass over kallsyms_names that expands a
+ * symbol's tokens only while they still spell the start of that name: a
+ * process asking a dozen names (an extension's child) reads the compressed
+ * names a dozen times rather than decode, hash and sort all of them (a
+ * few megabytes of memory, the bulk of the time).  Module symbols are
+ * read the same way, module by module, from the tables module.kallsyms
+ * points to.
+ */
+struct lazy_names {
+	struct memory *mem;
+	struct kallsyms_tables t;
+	struct tokens tok;
+	uint32_t count;
+	bool modules_ready;       /* kallsyms_load_modules() found the list and its layout */
+	uint64_t modules_head;
+	struct module_layout layout;
+	struct lazy_answer memo[LAZY_MEMO_SLOTS];
+	size_t nr_memo;
+};
+
+/* Whether a type letter marks an undefined symbol, which names no address of its own. */
+static bool is_undefined(char type)
+{
+	return type == 'U' || type == 'u';
+}
+
+/* Prefers, among symbols of one name, the first global one, as find_name() does. */
+static bool better_match(int64_t best, char best_type, char type)
+{
+	return best < 0 || (!isupper((unsigned char)best_type) && isupper((unsigned char)type));
+}
+
+/*
+ * One pass over kallsyms_names: index[k] becomes the preferred symbol
+ * named names[k] (NUL-terminated, at most MAX_SCAN_NAMES of them), or -1.
+ */
+static int scan_names(const struct lazy_names *lz, const char *const *names, size_t nr, int64_t *index)
+{
+	struct byte_stream s = { .mem = lz->mem, .addr = lz->t.names };
+	unsigned char codes[KSYM_NAME_LEN];
+	char name[KSYM_NAME_LEN + MAX_TOKEN_LEN], best_type[MAX_SCAN_NAMES] = { 0 };
+	size_t lens[MAX_SCAN_NAMES];
+	/*
+	 * Bit k of can_start: the token can begin a symbol named names[k] (a
+	 * type letter, then a prefix of the name); of can_follow: the token
+	 * can follow a lone type letter (it is a prefix of the name).
+	 */
+	uint32_t can_start[NR_TOKENS] = { 0 }, can_follow[NR_TOKENS] = { 0 };
+	int err = 0;
+
+	s.buf = malloc((size_t)mem_page_size(lz->mem) * STREAM_PAGES);
+	if (!s.buf)
+		return -ENOMEM;
+	for (size_t k = 0; k < nr; k++) {
+		index[k] = -1;
+		lens[k] = strlen(names[k]);
+	}
+	for (int code = 0; code < NR_TOKENS; code++) {
+		const char *token = lz->tok.table + lz->tok.index[code];
+		size_t len = lz->tok.len[code];
+
+		for (size_t k = 0; k < nr && len; k++) {
+			if (len - 1 <= lens[k] && !memcmp(token + 1, names[k], len - 1))
+				can_start[code] |= 1u << k;
+			if (len <= lens[k] && !memcmp(token, names[k], len))
+				can_follow[code] |= 1u << k;
+		}
+	}
+	for (uint32_t i = 0; i < lz->count && !err; i++) {
+		uint32_t alive;
+		size_t len, out = 0;
+
+		size_t known = 1;
+
+		err = read_entry_length(&s, i, &len);
+		if (!err)
+			err = stream_next(&s, &codes[0]);
+		if (err)
+			break;
+		/* Most symbols are ruled out by their first token or two: skip them undecoded. */
+		alive = can_start[codes[0]];
+		if (alive && lz->tok.len[codes[0]] == 1 && len > 1) {
+			err = stream_next(&s, &codes[known++]);
+			alive &= can_follow[codes[1]];
+		}
+		if (!alive || err) {
+			if (!err)
+				err = stream_skip(&s, len - known);
+			continue;
+		}
+		err = stream_read(&s, codes + known, len - known);
+		/* name[0] is the type letter, the name proper follows. */
+		for (size_t j = 0; j < len && alive && !err; j++) {
+			size_t from = out;
+
+			for (const char *c = lz->tok.table + lz->tok.index[codes[j]]; *c; c++)
+				name[out++] = *c;
+			for (size_t k = 0; k < nr; k++) {
+				size_t start = from ? from : 1;
+
+				if (!(alive & (1u << k)))
+					continue;
+				if (out > lens[k] + 1 ||
+				    (out > start && memcmp(name + start, names[k] + start - 1, out - start)))
+					alive &= ~(1u << k);
+			}
+		}
+		for (size_t k = 0; k < nr && !err; k++) {
+			if (!(alive & (1u << k)) || out != lens[k] + 1 || is_undefined(name[0]))
+				continue;
+			if (better_match(index[k], best_type[k], name[0])) {
+				index[k] = i;
+				best_type[k] = name[0];
+			}
+		}
+	}
+	free(s.buf);
+	return err;
+}
+
+/* Symbol @i's entry of kallsyms_offsets or kallsyms_addresses, read from the dump. */
+static int read_raw_address(const struct lazy_names *lz, uint32_t i, struct raw_address *raw)
+{
+	int err = 0;
+
+	*raw = (struct raw_address){ 0 };
+	if (lz->t.has_offsets)
+		err = read_or_report(lz->mem, lz->t.offsets + (uint64_t)i * 4, &raw->offset, 4, "kallsyms_offsets");
+	if (!err && lz->t.has_addresses)
+		err = read_or_report(lz->mem, lz->t.addresses + (uint64_t)i * 8, &raw->absolute, 8,
+				     "kallsyms_addresses");
+	return err;
+}
+
+static void free_lazy(struct lazy_names *lz)
+{
+	if (!lz)
+		return;
+	for (size_t i = 0; i < lz->nr_memo; i++) {
+		free(lz->memo[i].module);
+		free(lz->memo[i].name);
+	}
+	free(lz->tok.table);
+	free(lz);
+}
+
+int kallsyms_open_lazy(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
+{
+	struct witness witnesses[NR_WITNESSES];
+	size_t nr_witnesses = list_witnesses(vi, witnesses);
+	const char *names[NR_WITNESSES] = { 0 };
+	int64_t index[NR_WITNESSES];
+	struct lazy_names *lz = calloc(1, sizeof(*lz));
+	struct kallsyms *ks = calloc(1, sizeof(*ks));
+	int err = -ENOMEM;
+
+	if (!lz || !ks)
+		goto fail;
+	lz->mem = mem;
+	err = open_tables(mem, vi, &lz->t, &lz->count);
+	if (!err)
+		err = read_tokens(mem, &lz->t, &lz->tok);
+	for (size_t i = 0; i < nr_witnesses; i++)
+		names[i] = witnesses[i].name;
+	if (!err)
+		err = scan_names(lz, names, nr_witnesses, index);
+	for (size_t i = 0; !err && i < nr_witnesses; i++) {
+		witnesses[i].found = index[i] >= 0;
+		witnesses[i].index = (uint32_t)index[i];
+		if (index[i] >= 0)
+			err = read_raw_address(lz, (uint32_t)index[i], &witnesses[i].raw);
+	}
+	if (!err)
+		err = choose_encoding(ks, vi, lz->count, &lz->t, witnesses, nr_witnesses);
+	if (err)
+		goto fail;
+	/* It lists nothing: count and kernel_count stay 0. */
+	ks->lazy = lz;
+	*out = ks;
+	return 0;
+fail:
+	free_lazy(lz);
+	free(ks);
+	return err;
+}
+
+static bool lazy_kernel_lookup(const struct kallsyms *ks, const char *name, uint64_t *addr)
+{
+	const struct lazy_names *lz = ks->lazy;
+	struct raw_address raw;
+	int64_t index;
+
+	if (scan_names(lz, &name, 1, &index) || index < 0 || read_raw_address(lz, (uint32_t)index, &raw))
+		return false;
+	*addr = decode_address(&lz->t, ks->encoding, (uint32_t)index, raw);
+	return true;
+}
+
+/* The preferred symbol named @name in one module's tables, as append_symbols() would list it. */
+static bool find_in_module(struct module_reader *r, const struct module_tables *t, const char *name,
+			   uint64_t *addr)
+{
+	size_t len = strlen(name);
+	int64_t best = -1;
+	char best_type = 0;
+
+	for (uint32_t i = 0; i < t->num_symtab; i++) {
+		uint32_t at = t->symtab[i].st_name;
+		char type;
+
+		if (at >= t->strtab_len || t->strtab_len - at <= len || memcmp(t->strtab + at, name, len + 1) ||
+		    is_undefined(t->typetab[i]))
+			continue;
+		type = is_exported(r, t, name, len, t->symtab[i].st_value) ? 'A' : 'a';
+		if (better_match(best, best_type, type)) {
+			best = i;
+			best_type = type;
+		}
+	}
+	if (best >= 0)
+		*addr = t->symtab[best].st_value;
+	return best >= 0;
+}
+
+/*
+ * A module symbol, read from the modules list as kallsyms_load_modules()
+ * would: from module @module only, or from the first module (in list
+ * order) that has it when @module is NULL.
+ */
+static bool lazy_module_lookup(const struct kallsyms *ks, const char *module, const char *name,
+			       uint64_t *addr)
+{
+	const struct lazy_names *lz = ks->lazy;
+	struct module_reader r = { .mem = lz->mem, .l = lz->layout };
+	struct klist list;
+	uint64_t node;
+	bool found = false;
+
+	if (!lz->modules_ready)
+		return false;
+	r.module = malloc(r.l.module_size);
+	if (!r.module)
+		return false;
+	klist_init(&list, lz->mem, lz->modules_head, MAX_MODULES);
+	while (!found && klist_next(&list, &node) > 0) {
+		struct module_tables t = { 0 };
+		bool formed = false;
+
+		r.addr = node - r.l.list.offset;
+		if (read_module_head(&r, &formed) || !formed || (module && strcmp(r.name, module)))
+			continue;
+		if (!read_tables(&r, &t))
+			found = find_in_module(&r, &t, name, addr);
+		free_tables(&t);
+		if (module)
+			break;
+	}
+	klist_release(&list);
+	free(r.module);
+	return found;
+}
+
+static char *copy_or_null(const char *text)
+{
+	return text ? strdup(text) : NULL;
+}
+
+static bool lazy_lookup(const struct kallsyms *ks, const char *module, const char *name, uint64_t *addr)
+{
+	struct lazy_names *lz = ks->lazy;
+	bool kernel = !module || !strcmp(module, "vmlinux"), found;
+	struct lazy_answer *memo;
+
+	for (size_t i = 0; i < lz->nr_memo; i++) {
+		memo = &lz->memo[i];
+		if (!strcmp(memo->name, name) && !memo->module == !module &&
+		    (!module || !strcmp(memo->module, module))) {
+			*addr = memo->addr;
+			return memo->found;
+		}
+	}
+	found = kernel && lazy_kernel_lookup(ks, name, addr);
+	if (!found && (!module || !kernel))
+		found = lazy_module_lookup(ks, module, name, addr);
+	/* Until the modules are located, a miss in them may not be final. */
+	if (lz->nr_memo < LAZY_MEMO_SLOTS && (found || lz->modules_ready || (module && kernel))) {
+		memo = &lz->memo[lz->nr_memo];
+		memo->module = copy_or_null(module);
+		memo->name = strdup(name);
+		if (memo->name && (memo->module || !module)) {
+			memo->found = found;
+			memo->addr = found ? *addr : 0;
+			lz->nr_memo++;
+		} else {
+			free(memo->module);
+			free(memo->name);
+		}
+	}
+	return found;
+}
+
+/* For a lazy table: where the modules list is and how struct module is laid out, nothing read yet. */
+static int prepare_lazy_modules(struct kallsyms *ks, struct btf_info *btf)
+{
+	struct lazy_names *lz = ks->lazy;
+	int err;
+
+	if (!lazy_kernel_lookup(ks, "modules", &lz->modules_head)) {
+		msg_debug("the kernel's kallsyms have no \"modules\" list: a kernel without modules");
+		return 0;
+	}
+	if (!btf_info_present(btf)) {
+		msg_warn("the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): without struct module's layout, "
+			 "module symbols are not listed");
+		return -ENOENT;
+	}
+	err = read_module_layout(btf, &lz->layout);
+	lz->modules_ready = !err;
 	return err;
 }
 
@@ -1120,6 +1579,8 @@ int kallsyms_load_modules(struct kallsyms *ks, struct memory *mem, struct btf_in
 	if (ks->modules_loaded)
 		return 0;
 	ks->modules_loaded = true;
+	if (ks->lazy)
+		return prepare_lazy_modules(ks, btf);
 	if (!kallsyms_lookup_module_name(ks, "vmlinux", "modules", &head)) {
 		msg_debug("the kernel's kallsyms have no \"modules\" list: a kernel without modules");
 		return 0;
@@ -1177,6 +1638,7 @@ void kallsyms_free(struct kallsyms *ks)
 	free(ks->hash);
 	free(ks->by_addr);
 	free(ks->modules);
+	free_lazy(ks->lazy);
 	free(ks);
 }
 
@@ -1215,6 +1677,8 @@ bool kallsyms_lookup_module_name(const struct kallsyms *ks, const char *module, 
 {
 	int64_t index = -1;
 
+	if (ks->lazy)
+		return lazy_lookup(ks, module, name, addr);
 	if (!module || !strcmp(module, "vmlinux"))
 		index = find_name(ks, name, 0, ks->kernel_count);
 	for (uint32_t m = 0; m < ks->nr_modules && index < 0 && (!module || strcmp(module, "vmlinux")); m++)

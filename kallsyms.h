@@ -38,6 +38,15 @@ struct ksym {
  */
 int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out);
 /*
+ * Opens the same table for lookups by name only, for a process that asks
+ * a few names: each lookup (kallsyms_lookup_module_name) reads the dump's
+ * compressed names again and decodes none but the one it finds, and
+ * kallsyms_load_modules() only locates the modules, whose tables are read
+ * when one of their symbols is asked.  Such a table lists nothing: its
+ * count is 0 and kallsyms_lookup_addr() finds nothing.  @mem must outlive it.
+ */
+int kallsyms_open_lazy(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out);
+/*
  * Whether VMCOREINFO itself has the SYMBOL() lines kallsyms_load_kernel
  * needs: for optional uses, which skip kallsyms quietly where they cannot be.
  */

@@ -35,6 +35,7 @@ struct symbols {
 	bool loading_kallsyms;    /* the fallback answers nothing meanwhile */
 	bool no_kallsyms;         /* nothing for the fallback to answer from: said once */
 	bool no_btf;
+	bool by_name_only;        /* kallsyms opened with kallsyms_open_lazy */
 };
 
 static const struct vmcoreinfo_fallback fallback;
@@ -66,11 +67,17 @@ int symbols_kallsyms(struct symbols *sym, struct kallsyms **out)
 {
 	if (!sym->kallsyms && !sym->kallsyms_err) {
 		sym->loading_kallsyms = true;
-		sym->kallsyms_err = kallsyms_load_kernel(sym->mem, sym->vi, &sym->kallsyms);
+		sym->kallsyms_err = sym->by_name_only ? kallsyms_open_lazy(sym->mem, sym->vi, &sym->kallsyms)
+						      : kallsyms_load_kernel(sym->mem, sym->vi, &sym->kallsyms);
 		sym->loading_kallsyms = false;
 	}
 	*out = sym->kallsyms;
 	return sym->kallsyms_err;
+}
+
+void symbols_look_up_by_name_only(struct symbols *sym)
+{
+	sym->by_name_only = true;
 }
 
 int symbols_btf(struct symbols *sym, struct btf_info **out)

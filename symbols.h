@@ -36,5 +36,11 @@ int symbols_btf(struct symbols *sym, struct btf_info **out);
  * are still there through symbols_kallsyms.
  */
 int symbols_module_kallsyms(struct symbols *sym, struct kallsyms **out);
+/*
+ * For a process that asks a few symbols by name and lists none (an
+ * extension's child): kallsyms not loaded yet will be opened for lookups
+ * by name only (kallsyms_open_lazy).  A table already loaded stays.
+ */
+void symbols_look_up_by_name_only(struct symbols *sym);
 
 #endif

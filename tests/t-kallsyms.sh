@@ -84,3 +84,19 @@ if dump=$(fixture 6.1-kdump.elf); then
 	fi
 	rm -f "$WORK"/*.out "$WORK/exists"
 fi
+
+# A table opened for lookups by name only (what an extension's child uses)
+# finds what the guest's /proc/kallsyms says: kernel and module symbols,
+# duplicated names, names nowhere.
+for guest in 6.1-kdump 6.1-qemu 7.2-qemu; do
+	if dump=$(fixture "$guest.elf"); then
+		if out=$(/usr/bin/python3 "$PROJECT/tests/lazysymcheck.py" "$TOOLS/dumpread" "$dump" \
+			"$VMCORES/$guest/guest/kallsyms.txt" 2>&1); then
+			pass "kallsyms-$guest-lookups-by-name-only"
+		else
+			fail "kallsyms-$guest-lookups-by-name-only" "$(echo "$out" | head -n 6)"
+		fi
+	else
+		skip "kallsyms-$guest-lookups-by-name-only" "no $VMCORES/$guest/vmcore.elf.zst"
+	fi
+done

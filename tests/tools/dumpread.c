@@ -14,6 +14,9 @@
  *   dumpread [-i VMCOREINFO] VMCORE symbol [MODULE:]NAME...
  *                                                  "name addr" from kallsyms, the
  *                                                  kernel's or a module's
+ *   dumpread [-i VMCOREINFO] VMCORE lazy-symbol [MODULE:]NAME...
+ *                                                  the same through a table opened
+ *                                                  for lookups by name only
  *   dumpread [-i VMCOREINFO] VMCORE vmcoreinfo KEY...
  *                                                  "KEY value" or "KEY missing" for
  *                                                  SYMBOL(x), SIZE(x), OFFSET(x.y),
@@ -280,7 +283,9 @@ int main(int argc, char **argv)
 		else
 			rc = fwrite(buf, 1, len, stdout) == len ? 0 : 1;
 		free(buf);
-	} else if (!strcmp(argv[arg + 1], "symbol")) {
+	} else if (!strcmp(argv[arg + 1], "symbol") || !strcmp(argv[arg + 1], "lazy-symbol")) {
+		if (!strcmp(argv[arg + 1], "lazy-symbol"))
+			symbols_look_up_by_name_only(sym);
 		if (symbols_kallsyms(sym, &ks))
 			goto out;
 		for (int i = arg + 2; i < argc; i++) {
