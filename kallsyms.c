@@ -1303,7 +1303,7 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 		return -ENOMEM;
 	for (size_t k = 0; k < nr; k++) {
 		index[k] = -1;
-		lens[k] = strlen(names[k]);
+		lens[k] = strnlen(names[k], KSYM_NAME_LEN);
 	}
 	for (int code = 0; code < NR_TOKENS; code++) {
 		const char *token = lz->tok.table + lz->tok.index[code];
@@ -1343,6 +1343,11 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 		for (size_t j = 0; j < len && alive && !err; j++) {
 			size_t from = out;
 
+			/* Longer than any kernel name (a corrupt table): no name asked. */
+			if (out + lz->tok.len[codes[j]] >= KSYM_NAME_LEN) {
+				alive = 0;
+				break;
+			}
 			for (const char *c = lz->tok.table + lz->tok.index[codes[j]]; *c; c++)
 				name[out++] = *c;
 			for (size_t k = 0; k < nr; k++) {
