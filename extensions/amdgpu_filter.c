@@ -63,6 +63,7 @@
 #define TTM_TT_FLAG_SWAPPED 0x1u
 
 struct amdgpu_layout {
+	const char *ttm_scope;
 	uint64_t bo_base, bo_ttm;
 	uint64_t tt_pages, tt_num_pages, tt_page_flags;
 	uint32_t populated, backed_up;
@@ -87,12 +88,10 @@ static int ttm_flags(struct amdgpu_layout *l)
 		l->populated = 1u << bit;
 		return 0;
 	}
-	if (!mdf_member_offset("amdgpu", "ttm_tt", "memcg", &off) ||
-	    !mdf_member_offset("ttm", "ttm_tt", "memcg", &off)) {
+	if (!mdf_member_offset(l->ttm_scope, "ttm_tt", "memcg", &off)) {
 		l->populated = 1u << 7;
 		l->backed_up = 1u << 5;
-	} else if (!mdf_member_offset("amdgpu", "ttm_tt", "backup", &off) ||
-		   !mdf_member_offset("ttm", "ttm_tt", "backup", &off)) {
+	} else if (!mdf_member_offset(l->ttm_scope, "ttm_tt", "backup", &off)) {
 		l->populated = 1u << 6;
 		l->backed_up = 1u << 5;
 	} else {
@@ -103,18 +102,33 @@ static int ttm_flags(struct amdgpu_layout *l)
 	return 0;
 }
 
+/*
+ * Where TTM's types are described: the ttm module's BTF (a built-in TTM's
+ * are vmlinux's, where a module's lookup goes next), else amdgpu's, which
+ * repeats them.  Asked in that order, a run reads ttm's 22 KiB of BTF
+ * rather than amdgpu's 2 MiB.
+ */
+static const char *ttm_scope(void)
+{
+	uint64_t size;
+
+	return mdf_type_size("ttm", "ttm_tt", &size) ? "amdgpu" : "ttm";
+}
+
 static int amdgpu_layout(struct amdgpu_layout *l)
 {
-	int err = gpu_offset("amdgpu", "ttm_buffer_object", "base", &l->bo_base);
+	int err;
 
+	l->ttm_scope = ttm_scope();
+	err = gpu_offset(l->ttm_scope, "ttm_buffer_object", "base", &l->bo_base);
 	if (!err)
-		err = gpu_offset("amdgpu", "ttm_buffer_object", "ttm", &l->bo_ttm);
+		err = gpu_offset(l->ttm_scope, "ttm_buffer_object", "ttm", &l->bo_ttm);
 	if (!err)
-		err = gpu_offset("amdgpu", "ttm_tt", "pages", &l->tt_pages);
+		err = gpu_offset(l->ttm_scope, "ttm_tt", "pages", &l->tt_pages);
 	if (!err)
-		err = gpu_offset("amdgpu", "ttm_tt", "num_pages", &l->tt_num_pages);
+		err = gpu_offset(l->ttm_scope, "ttm_tt", "num_pages", &l->tt_num_pages);
 	if (!err)
-		err = gpu_offset("amdgpu", "ttm_tt", "page_flags", &l->tt_page_flags);
+		err = gpu_offset(l->ttm_scope, "ttm_tt", "page_flags", &l->tt_page_flags);
 	if (!err)
 		err = ttm_flags(l);
 	l->page_size = mdf_page_size();
