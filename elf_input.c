@@ -86,6 +86,28 @@ static int read_whole_page(struct dump_input *in, struct elf_input *ei, const st
 	return 0;
 }
 
+/* A run of pages that one segment's file data holds whole: one read, straight into @buf. */
+static int elf_read_pages(struct dump_input *in, uint64_t pfn, uint64_t count, void *buf)
+{
+	struct elf_input *ei = in->priv;
+	uint64_t start = pfn * in->page_size, len = count * in->page_size;
+	size_t lo = 0, hi = ei->nr_segments;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ei->segments[mid].phys_end <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ei->nr_segments || ei->segments[lo].phys_start > start ||
+	    start + len > ei->segments[lo].phys_start + ei->segments[lo].file_size)
+		return -EAGAIN;
+	return input_pread(in, buf, len, ei->segments[lo].file_offset + (start - ei->segments[lo].phys_start),
+			   "a PT_LOAD segment");
+}
+
 static int compare_segments(const void *a, const void *b)
 {
 	const struct elf_segment *sa = a, *sb = b;
@@ -205,6 +227,7 @@ static void elf_close(struct dump_input *in)
 static const struct input_ops elf_ops = {
 	.name = "ELF",
 	.read_page = elf_read_page,
+	.read_pages = elf_read_pages,
 	.clear_missing = elf_clear_missing,
 	.close = elf_close,
 };

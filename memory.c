@@ -171,15 +171,55 @@ int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *p
 	return mem->arch->vtop_root(mem->arch_state, root, vaddr, paddr, NULL);
 }
 
+/*
+ * Reads the whole pages at the start of [@vaddr, @vaddr + @len) that are
+ * physically contiguous with the first in one call of the input, if it
+ * has one: *@done becomes the bytes read (0 when nothing was read so).
+ */
+static int read_page_run(struct memory *mem, uint64_t vaddr, unsigned char *dst, size_t len, size_t *done)
+{
+	uint64_t first, next;
+	size_t pages = 1, max = len >> mem->page_shift;
+	int err;
+
+	*done = 0;
+	if (!mem->in->ops->read_pages || max < 2 || (vaddr & (mem->page_size - 1)))
+		return 0;
+	err = mem_vtop(mem, vaddr, &first);
+	if (err)
+		return err;
+	while (pages < max && !mem_vtop(mem, vaddr + ((uint64_t)pages << mem->page_shift), &next) &&
+	       next == first + ((uint64_t)pages << mem->page_shift))
+		pages++;
+	if (pages < 2)
+		return 0;
+	err = mem->in->ops->read_pages(mem->in, first >> mem->page_shift, pages, dst);
+	if (err == -EAGAIN)
+		return 0;
+	if (!err)
+		*done = pages << mem->page_shift;
+	return err;
+}
+
 int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)
 {
 	unsigned char *dst = buf;
 
 	while (len) {
+		size_t done;
+		int err = read_page_run(mem, vaddr, dst, len, &done);
+
+		if (err)
+			return err;
+		if (done) {
+			dst += done;
+			vaddr += done;
+			len -= done;
+			continue;
+		}
 		uint64_t offset = vaddr & (mem->page_size - 1);
 		size_t chunk = mem->page_size - offset;
 		uint64_t paddr;
-		int err;
 
 		if (chunk > len)
 			chunk = len;

@@ -347,14 +347,24 @@ static int gpu_minor(uint64_t index, uint64_t minor, void *arg)
 	return 0;
 }
 
+/*
+ * A symbol of the DRM core: the drm module's, or the kernel's when DRM is
+ * built in.  Asked there rather than everywhere: a name no module has
+ * would otherwise read every module's symbol table.
+ */
+static int gpu_drm_symbol(const char *name, uint64_t *addr)
+{
+	return mdf_symbol_addr("drm", name, addr) && mdf_symbol_addr("vmlinux", name, addr) ? -ENOENT : 0;
+}
+
 static void gpu_scan_drm_files(struct gpu_filter *f)
 {
 	uint64_t minors;
 	int err;
 
-	if (!mdf_symbol_addr(NULL, "drm_minors_xa", &minors)) {
+	if (!gpu_drm_symbol("drm_minors_xa", &minors)) {
 		err = mdf_xarray_for_each(minors, gpu_minor, f);
-	} else if (!mdf_symbol_addr(NULL, "drm_minors_idr", &minors)) {
+	} else if (!gpu_drm_symbol("drm_minors_idr", &minors)) {
 		err = mdf_xarray_for_each(minors + f->l.idr_rt, gpu_minor, f);
 	} else {
 		mdf_log(MDF_LOG_INFO, "DRM is not loaded (no drm_minors_xa or drm_minors_idr): "
