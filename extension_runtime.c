@@ -7,6 +7,9 @@
  * runs a single extension, and the parent never calls them.
  */
 #include <ctype.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,10 +65,39 @@ int extension_runtime_prepare(const struct extension_env *env)
 	return 0;
 }
 
+/*
+ * An extension's child loads megabytes of symbols and types into fresh
+ * memory (libbpf's own copy of vmlinux's BTF is 4 MB), and fresh memory
+ * costs a page fault per page: 10-15 µs each in a VM.  The child's heap is
+ * made to serve large allocations and asked for transparent huge pages,
+ * a fault per 2 MiB where the kernel has them.  Only hints: without them
+ * the heap works as before.
+ */
+#define CHILD_HEAP (32u << 20)
+#define HUGE_PAGE (2u << 20)
+
+static void heap_on_huge_pages(void)
+{
+	uintptr_t start, end;
+	void *p;
+
+	mallopt(M_MMAP_THRESHOLD, CHILD_HEAP + HUGE_PAGE);
+	mallopt(M_TRIM_THRESHOLD, 2 * CHILD_HEAP);
+	p = malloc(CHILD_HEAP);
+	if (!p)
+		return;
+	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	end = ((uintptr_t)p + CHILD_HEAP) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	free(p);
+}
+
 void extension_runtime_begin(const struct extension_env *env, const char *name,
 			     const struct extension_arg *args, size_t nr_args)
 {
 	memset(&runtime, 0, sizeof(runtime));
+	heap_on_huge_pages();
 	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
 	symbols_look_up_by_name_only(env->symbols);
 	runtime.env = env;
