@@ -83,7 +83,13 @@ int mdf_kvtop(uint64_t vaddr, uint64_t *paddr);
 
 /* ---- Symbols (kallsyms of the kernel and of loaded modules). ---- */
 
-/* @module NULL: the kernel first, then modules; "vmlinux": the kernel alone. */
+/*
+ * @module NULL: the kernel first, then modules; "vmlinux": the kernel
+ * alone.  Name the module when you know it: a name asked of all modules
+ * that the kernel lacks reads every module's symbol table.  Each name not
+ * asked before costs about a millisecond (a pass over the dump's
+ * compressed kallsyms names); asking it again costs nothing.
+ */
 int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr);
 
 /* ---- Types (the dump's BTF, vmlinux and module split BTF). ---- */
