@@ -276,17 +276,26 @@ static int new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf 
 }
 
 /*
- * vmlinux's BTF, whole: libbpf copies it, so the bytes read are let go at
- * once.  They are megabytes, and fresh memory costs a page fault per page
- * (in a VM, about 10 µs each: 15 ms for 6.1's 5 MiB), so the buffer asks
- * for transparent huge pages, a fault per 2 MiB where the kernel has them.
+ * vmlinux's BTF, whole.  libbpf makes its own copy, so it copies straight
+ * from the dump file where the file can be mapped (an ELF dump,
+ * /proc/vmcore).  Otherwise the bytes are read into a buffer let go at
+ * once: megabytes, and fresh memory costs a page fault per page (in a VM
+ * about 10 µs each, 15 ms for 6.1's 4 MiB), so the buffer asks for
+ * transparent huge pages, a fault per 2 MiB where the kernel has them.
  */
 static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 {
 	size_t len = unit->data_size;
-	void *data = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct mem_mapping map;
+	void *data;
 	int err;
 
+	if (!mem_map_virt(bi->mem, unit->data_addr, len, &map)) {
+		err = take_parsed(unit, btf__new(map.data, unit->data_size));
+		mem_unmap(&map);
+		return err;
+	}
+	data = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (data == MAP_FAILED)
 		return -ENOMEM;
 	/* Only a hint: without huge pages the buffer is as good. */

@@ -86,8 +86,8 @@ static int read_whole_page(struct dump_input *in, struct elf_input *ei, const st
 	return 0;
 }
 
-/* A run of pages that one segment's file data holds whole: one read, straight into @buf. */
-static int elf_read_pages(struct dump_input *in, uint64_t pfn, uint64_t count, void *buf)
+/* A run of pages that one segment's file data holds whole. */
+static int elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset)
 {
 	struct elf_input *ei = in->priv;
 	uint64_t start = pfn * in->page_size, len = count * in->page_size;
@@ -104,8 +104,8 @@ static int elf_read_pages(struct dump_input *in, uint64_t pfn, uint64_t count, v
 	if (lo == ei->nr_segments || ei->segments[lo].phys_start > start ||
 	    start + len > ei->segments[lo].phys_start + ei->segments[lo].file_size)
 		return -EAGAIN;
-	return input_pread(in, buf, len, ei->segments[lo].file_offset + (start - ei->segments[lo].phys_start),
-			   "a PT_LOAD segment");
+	*offset = ei->segments[lo].file_offset + (start - ei->segments[lo].phys_start);
+	return 0;
 }
 
 static int compare_segments(const void *a, const void *b)
@@ -227,7 +227,7 @@ static void elf_close(struct dump_input *in)
 static const struct input_ops elf_ops = {
 	.name = "ELF",
 	.read_page = elf_read_page,
-	.read_pages = elf_read_pages,
+	.file_offset = elf_file_offset,
 	.clear_missing = elf_clear_missing,
 	.close = elf_close,
 };

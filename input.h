@@ -34,13 +34,13 @@ struct input_ops {
 	 */
 	int (*read_page)(struct dump_input *in, uint64_t pfn, void *buf);
 	/*
-	 * Optional: reads @count whole pages from frame @pfn on into @buf in
-	 * one go where the dump holds them all in one place, for bulk reads
-	 * (BTF, symbol tables) that would otherwise go page by page.  Returns
-	 * 0, -EAGAIN when the pages are not simply all there (the caller then
-	 * reads them a page at a time), or another negative errno.
+	 * Optional: where the file holds the @count whole pages from frame
+	 * @pfn on, one after the other (*@offset), for bulk reads (BTF,
+	 * symbol tables) in one call or one mapping rather than page by page.
+	 * -EAGAIN when they are not simply all there: the caller then reads
+	 * a page at a time.
 	 */
-	int (*read_pages)(struct dump_input *in, uint64_t pfn, uint64_t count, void *buf);
+	int (*file_offset)(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset);
 	/*
 	 * Clears in @bitmap (bit i is pfn start_pfn + i, start_pfn a multiple
 	 * of 8) the pfns that lie in a range but whose data the dump does not

@@ -8,6 +8,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "memory.h"
 #include "message.h"
@@ -172,33 +174,79 @@ int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *p
 }
 
 /*
- * Reads the whole pages at the start of [@vaddr, @vaddr + @len) that are
- * physically contiguous with the first in one call of the input, if it
- * has one: *@done becomes the bytes read (0 when nothing was read so).
+ * The whole pages from @vaddr on, at most @max, that are physically
+ * contiguous with the first: *@pages of them (0 when fewer than 2), and
+ * the file offset the input holds them at in one piece.
  */
-static int read_page_run(struct memory *mem, uint64_t vaddr, unsigned char *dst, size_t len, size_t *done)
+static int page_run(struct memory *mem, uint64_t vaddr, size_t max, size_t *pages, uint64_t *offset)
 {
 	uint64_t first, next;
-	size_t pages = 1, max = len >> mem->page_shift;
+	size_t n = 1;
 	int err;
 
-	*done = 0;
-	if (!mem->in->ops->read_pages || max < 2 || (vaddr & (mem->page_size - 1)))
+	*pages = 0;
+	if (!mem->in->ops->file_offset || max < 2 || (vaddr & (mem->page_size - 1)))
 		return 0;
 	err = mem_vtop(mem, vaddr, &first);
 	if (err)
 		return err;
-	while (pages < max && !mem_vtop(mem, vaddr + ((uint64_t)pages << mem->page_shift), &next) &&
-	       next == first + ((uint64_t)pages << mem->page_shift))
-		pages++;
-	if (pages < 2)
+	while (n < max && !mem_vtop(mem, vaddr + ((uint64_t)n << mem->page_shift), &next) &&
+	       next == first + ((uint64_t)n << mem->page_shift))
+		n++;
+	if (n < 2)
 		return 0;
-	err = mem->in->ops->read_pages(mem->in, first >> mem->page_shift, pages, dst);
+	err = mem->in->ops->file_offset(mem->in, first >> mem->page_shift, n, offset);
 	if (err == -EAGAIN)
 		return 0;
 	if (!err)
+		*pages = n;
+	return err;
+}
+
+/*
+ * Reads the whole pages at the start of [@vaddr, @vaddr + @len) that are
+ * physically contiguous with the first in one read of the input, if it
+ * can: *@done becomes the bytes read (0 when nothing was read so).
+ */
+static int read_page_run(struct memory *mem, uint64_t vaddr, unsigned char *dst, size_t len, size_t *done)
+{
+	size_t pages;
+	uint64_t offset;
+	int err = page_run(mem, vaddr, len >> mem->page_shift, &pages, &offset);
+
+	*done = 0;
+	if (err || !pages)
+		return err;
+	err = input_pread(mem->in, dst, pages << mem->page_shift, offset, "a PT_LOAD segment");
+	if (!err)
 		*done = pages << mem->page_shift;
 	return err;
+}
+
+int mem_map_virt(struct memory *mem, uint64_t vaddr, size_t len, struct mem_mapping *m)
+{
+	uint64_t start = vaddr & ~(uint64_t)(mem->page_size - 1), offset;
+	size_t span = (size_t)((vaddr - start + len + mem->page_size - 1) & ~(uint64_t)(mem->page_size - 1));
+	size_t pages;
+	void *base;
+	int err = page_run(mem, start, span >> mem->page_shift, &pages, &offset);
+
+	/* Past the file's real end a mapping would fault (SIGBUS): a truncated dump is read instead. */
+	if (err || pages << mem->page_shift != span || offset % (uint64_t)sysconf(_SC_PAGESIZE) ||
+	    offset + span > mem->in->file_size)
+		return err ? err : -EAGAIN;
+	base = mmap(NULL, span, PROT_READ, MAP_PRIVATE, mem->in->fd, (off_t)offset);
+	if (base == MAP_FAILED)
+		return -EAGAIN;
+	*m = (struct mem_mapping){ .base = base, .len = span, .data = (char *)base + (vaddr - start) };
+	return 0;
+}
+
+void mem_unmap(struct mem_mapping *m)
+{
+	if (m->base)
+		munmap(m->base, m->len);
+	m->base = NULL;
 }
 
 int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)
