@@ -5,6 +5,9 @@
  * two small direct-mapped caches sit in front of the input: one of whole
  * pages by frame number, one of virtual-to-physical page translations.
  * Failed reads are not cached: the error is reported to each caller.
+ * Bulk reads (BTF, symbol tables: megabytes) bypass the page cache: a run of whole,
+ * physically contiguous pages that the input holds in one piece is read
+ * in one call, or mapped from the file in place (mem_map_virt).
  */
 #include <stdlib.h>
 #include <string.h>
