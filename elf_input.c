@@ -54,6 +54,22 @@ struct elf_input {
 	uint64_t next_offset;     /* where a sequential reader reads next */
 };
 
+/* The first segment (sorted, disjoint) that ends after @paddr; nr_segments if none. */
+static size_t first_segment_after(const struct elf_input *ei, uint64_t paddr)
+{
+	size_t lo = 0, hi = ei->nr_segments;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ei->segments[mid].phys_end <= paddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Reads the page at file offset @offset of @seg, through the read-ahead window. */
 static int read_whole_page(struct dump_input *in, struct elf_input *ei, const struct elf_segment *seg,
 			   uint64_t offset, void *buf)
@@ -91,16 +107,8 @@ static int elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count, 
 {
 	struct elf_input *ei = in->priv;
 	uint64_t start = pfn * in->page_size, len = count * in->page_size;
-	size_t lo = 0, hi = ei->nr_segments;
+	size_t lo = first_segment_after(ei, start);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ei->segments[mid].phys_end <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == ei->nr_segments || ei->segments[lo].phys_start > start ||
 	    start + len > ei->segments[lo].phys_start + ei->segments[lo].file_size)
 		return -EAGAIN;
@@ -150,18 +158,9 @@ static int elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 	struct elf_input *ei = in->priv;
 	uint64_t page_start = pfn * in->page_size;
 	uint64_t page_end = page_start + in->page_size;
-	size_t lo = 0, hi = ei->nr_segments;
+	size_t lo = first_segment_after(ei, page_start);
 	bool found = false;
 
-	/* The first segment that ends after the page starts. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ei->segments[mid].phys_end <= page_start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* The common case: one segment holds the whole page in the file. */
 	if (lo < ei->nr_segments && ei->segments[lo].phys_start <= page_start &&
 	    ei->segments[lo].phys_start + ei->segments[lo].file_size >= page_end)

@@ -294,6 +294,7 @@ static inline int stream_next(struct byte_stream *s, unsigned char *byte)
 	return 0;
 }
 
+/* Takes the next @len bytes: into @buf, or past them when @buf is NULL. */
 static int stream_read(struct byte_stream *s, unsigned char *buf, size_t len)
 {
 	while (len) {
@@ -306,26 +307,10 @@ static int stream_read(struct byte_stream *s, unsigned char *buf, size_t len)
 				return err;
 		}
 		chunk = s->len - s->pos < len ? s->len - s->pos : len;
-		memcpy(buf, s->buf + s->pos, chunk);
-		s->pos += chunk;
-		buf += chunk;
-		len -= chunk;
-	}
-	return 0;
-}
-
-static int stream_skip(struct byte_stream *s, size_t len)
-{
-	while (len) {
-		size_t chunk;
-
-		if (s->pos == s->len) {
-			int err = stream_refill(s);
-
-			if (err)
-				return err;
+		if (buf) {
+			memcpy(buf, s->buf + s->pos, chunk);
+			buf += chunk;
 		}
-		chunk = s->len - s->pos < len ? s->len - s->pos : len;
 		s->pos += chunk;
 		len -= chunk;
 	}
@@ -1335,7 +1320,7 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 		}
 		if (!alive || err) {
 			if (!err)
-				err = stream_skip(&s, len - known);
+				err = stream_read(&s, NULL, len - known);
 			continue;
 		}
 		err = stream_read(&s, codes + known, len - known);
@@ -1554,26 +1539,6 @@ static bool lazy_lookup(const struct kallsyms *ks, const char *module, const cha
 	return found;
 }
 
-/* For a lazy table: where the modules list is and how struct module is laid out, nothing read yet. */
-static int prepare_lazy_modules(struct kallsyms *ks, struct btf_info *btf)
-{
-	struct lazy_names *lz = ks->lazy;
-	int err;
-
-	if (!lazy_kernel_lookup(ks, "modules", &lz->modules_head)) {
-		msg_debug("the kernel's kallsyms have no \"modules\" list: a kernel without modules");
-		return 0;
-	}
-	if (!btf_info_present(btf)) {
-		msg_warn("the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): without struct module's layout, "
-			 "module symbols are not listed");
-		return -ENOENT;
-	}
-	err = read_module_layout(btf, &lz->layout);
-	lz->modules_ready = !err;
-	return err;
-}
-
 int kallsyms_load_modules(struct kallsyms *ks, struct memory *mem, struct btf_info *btf)
 {
 	struct module_reader r = { .ks = ks, .mem = mem };
@@ -1584,8 +1549,6 @@ int kallsyms_load_modules(struct kallsyms *ks, struct memory *mem, struct btf_in
 	if (ks->modules_loaded)
 		return 0;
 	ks->modules_loaded = true;
-	if (ks->lazy)
-		return prepare_lazy_modules(ks, btf);
 	if (!kallsyms_lookup_module_name(ks, "vmlinux", "modules", &head)) {
 		msg_debug("the kernel's kallsyms have no \"modules\" list: a kernel without modules");
 		return 0;
@@ -1598,6 +1561,13 @@ int kallsyms_load_modules(struct kallsyms *ks, struct memory *mem, struct btf_in
 	err = read_module_layout(btf, &r.l);
 	if (err)
 		return err;
+	/* A table for lookups by name reads each module when one of its symbols is asked. */
+	if (ks->lazy) {
+		ks->lazy->modules_head = head;
+		ks->lazy->layout = r.l;
+		ks->lazy->modules_ready = true;
+		return 0;
+	}
 	r.module = malloc(r.l.module_size);
 	if (!r.module)
 		return -ENOMEM;
