@@ -25,6 +25,9 @@ struct btf_info;
 struct kallsyms;
 struct memory;
 
+/* The kernel symbols it finds the BTFs through, for kallsyms_open_lazy's @expected. */
+#define BTF_INFO_KERNEL_SYMBOLS "__start_BTF", "__stop_BTF", "btf_modules"
+
 /* Reads nothing yet; @mem and @ks must outlive the result. */
 int btf_info_new(struct memory *mem, const struct kallsyms *ks, struct btf_info **out);
 void btf_info_free(struct btf_info *bi);

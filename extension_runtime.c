@@ -67,22 +67,33 @@ int extension_runtime_prepare(const struct extension_env *env)
 
 /*
  * An extension's child loads megabytes of symbols and types into fresh
- * memory (libbpf's own copy of vmlinux's BTF is 4 MB), and fresh memory
- * costs a page fault per page: 10-15 µs each in a VM.  The child's heap is
- * made to serve large allocations and asked for transparent huge pages,
- * a fault per 2 MiB where the kernel has them.  Only hints: without them
- * the heap works as before.
+ * memory (libbpf's own copy of vmlinux's BTF is 4 MB).  Fresh memory costs
+ * a page fault per 4 KiB page, 10-15 µs each in a VM, and under shadow
+ * paging (PVM) every first touch of a 4 KiB page costs an exit too, even
+ * prefaulted: loading vmlinux's BTF took 15-20 ms on 4 KiB pages and
+ * 3 ms on transparent huge pages.  So the child's heap is grown at once
+ * by CHILD_HEAP, asked for huge pages, and its free space made to start on
+ * a huge page boundary, where libbpf's copy then lands: a fault per 2 MiB
+ * where the kernel has huge pages.  Untouched, the heap costs no memory,
+ * and without huge pages it works as before.
+ *
+ * glibc serves an allocation from the heap below M_MMAP_THRESHOLD only,
+ * and refuses thresholds above 32 MiB on 64-bit systems.
  */
-#define CHILD_HEAP (32u << 20)
+#define MMAP_THRESHOLD_MAX (32u << 20)
+#define CHILD_HEAP (24u << 20)
 #define HUGE_PAGE (2u << 20)
+/* glibc's chunk header before each allocation, and its chunk alignment. */
+#define CHUNK_HEADER sizeof(size_t)
+#define CHUNK_ALIGN 16u
 
 static void heap_on_huge_pages(void)
 {
 	uintptr_t start, end;
 	void *p;
 
-	mallopt(M_MMAP_THRESHOLD, CHILD_HEAP + HUGE_PAGE);
-	mallopt(M_TRIM_THRESHOLD, 2 * CHILD_HEAP);
+	if (!mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX) || !mallopt(M_TRIM_THRESHOLD, 2 * CHILD_HEAP))
+		return;
 	p = malloc(CHILD_HEAP);
 	if (!p)
 		return;
@@ -91,15 +102,29 @@ static void heap_on_huge_pages(void)
 	if (end > start)
 		madvise((void *)start, end - start, MADV_HUGEPAGE);
 	free(p);
+	/*
+	 * The heap's free space starts at p again: a block up to the boundary,
+	 * never freed (the child exits), moves it to start.
+	 */
+	if (start - (uintptr_t)p >= CHUNK_ALIGN + CHUNK_HEADER) {
+		void *pad = malloc(start - (uintptr_t)p - CHUNK_HEADER);
+
+		/* Taken from a free block left by the parent rather than from p: no use. */
+		if (pad != p)
+			free(pad);
+	}
 }
 
 void extension_runtime_begin(const struct extension_env *env, const char *name,
 			     const struct extension_arg *args, size_t nr_args)
 {
+	static const char *const walker_symbols[] = { WALKERS_KERNEL_SYMBOLS };
+
 	memset(&runtime, 0, sizeof(runtime));
 	heap_on_huge_pages();
 	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
-	symbols_look_up_by_name_only(env->symbols);
+	symbols_look_up_by_name_only(env->symbols, walker_symbols,
+				     sizeof(walker_symbols) / sizeof(walker_symbols[0]));
 	runtime.env = env;
 	runtime.walk = (struct walk_ctx){ env->mem, env->symbols, env->mem_map };
 	runtime.name = name;

@@ -1219,12 +1219,17 @@ static int read_module(struct module_reader *r)
 
 /* Names asked more than once (__start_BTF, init_task) are scanned for once. */
 #define LAZY_MEMO_SLOTS 64
-/* The most names one pass looks for: the witnesses, or one asked name. */
-#define MAX_SCAN_NAMES 16
-_Static_assert(NR_WITNESSES <= MAX_SCAN_NAMES, "the witnesses are found in one pass");
+/*
+ * The most names one pass looks for (a bit each in a uint32_t): the
+ * witnesses with the names the opener expects and "modules", or one
+ * asked name.
+ */
+#define MAX_SCAN_NAMES 32
+_Static_assert(NR_WITNESSES + 1 + KALLSYMS_MAX_EXPECTED <= MAX_SCAN_NAMES,
+	       "the opening pass finds the witnesses and the expected names");
 
 struct lazy_answer {
-	char *module;             /* NULL: any, the kernel's first */
+	char *module;             /* "vmlinux": the kernel's table alone; NULL: the first module's */
 	char *name;
 	bool found;
 	uint64_t addr;
@@ -1384,26 +1389,86 @@ static void free_lazy(struct lazy_names *lz)
 	free(lz);
 }
 
-int kallsyms_open_lazy(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
+/* The answer remembered for @name in @module (NULL: the first module's), or NULL. */
+static const struct lazy_answer *memo_find(const struct lazy_names *lz, const char *module, const char *name)
+{
+	for (size_t i = 0; i < lz->nr_memo; i++) {
+		const struct lazy_answer *memo = &lz->memo[i];
+
+		if (!strcmp(memo->name, name) && !memo->module == !module &&
+		    (!module || !strcmp(memo->module, module)))
+			return memo;
+	}
+	return NULL;
+}
+
+/* Remembers an answer while there is room: a full memo only costs later lookups a pass. */
+static void memo_add(struct lazy_names *lz, const char *module, const char *name, bool found, uint64_t addr)
+{
+	struct lazy_answer *memo = &lz->memo[lz->nr_memo];
+
+	if (lz->nr_memo == LAZY_MEMO_SLOTS)
+		return;
+	memo->module = module ? strdup(module) : NULL;
+	memo->name = strdup(name);
+	if (!memo->name || (module && !memo->module)) {
+		free(memo->module);
+		free(memo->name);
+		return;
+	}
+	memo->found = found;
+	memo->addr = found ? addr : 0;
+	lz->nr_memo++;
+}
+
+/* Remembers what a pass found of the kernel's symbols @names: index[i] for names[i]. */
+static int memo_kernel_answers(const struct kallsyms *ks, const char *const *names, const int64_t *index,
+			       size_t nr)
+{
+	struct lazy_names *lz = ks->lazy;
+	int err = 0;
+
+	for (size_t i = 0; i < nr && !err; i++) {
+		struct raw_address raw;
+
+		if (index[i] >= 0)
+			err = read_raw_address(lz, (uint32_t)index[i], &raw);
+		if (!err)
+			memo_add(lz, "vmlinux", names[i], index[i] >= 0,
+				 index[i] >= 0 ? decode_address(&lz->t, ks->encoding, (uint32_t)index[i], raw) : 0);
+	}
+	return err;
+}
+
+int kallsyms_open_lazy(struct memory *mem, const struct vmcoreinfo *vi, const char *const *expected,
+		       size_t nr_expected, struct kallsyms **out)
 {
 	struct witness witnesses[NR_WITNESSES];
-	size_t nr_witnesses = list_witnesses(vi, witnesses);
-	const char *names[NR_WITNESSES] = { 0 };
-	int64_t index[NR_WITNESSES];
+	size_t nr_witnesses = list_witnesses(vi, witnesses), nr_names = nr_witnesses;
+	const char *names[MAX_SCAN_NAMES] = { 0 };
+	int64_t index[MAX_SCAN_NAMES];
 	struct lazy_names *lz = calloc(1, sizeof(*lz));
 	struct kallsyms *ks = calloc(1, sizeof(*ks));
 	int err = -ENOMEM;
 
 	if (!lz || !ks)
 		goto fail;
+	if (nr_expected > KALLSYMS_MAX_EXPECTED) {
+		err = -EINVAL;
+		goto fail;
+	}
 	lz->mem = mem;
 	err = open_tables(mem, vi, &lz->t, &lz->count);
 	if (!err)
 		err = read_tokens(mem, &lz->t, &lz->tok);
 	for (size_t i = 0; i < nr_witnesses; i++)
 		names[i] = witnesses[i].name;
+	/* kallsyms_load_modules() asks for the modules list. */
+	names[nr_names++] = "modules";
+	for (size_t i = 0; i < nr_expected; i++)
+		names[nr_names++] = expected[i];
 	if (!err)
-		err = scan_names(lz, names, nr_witnesses, index);
+		err = scan_names(lz, names, nr_names, index);
 	for (size_t i = 0; !err && i < nr_witnesses; i++) {
 		witnesses[i].found = index[i] >= 0;
 		witnesses[i].index = (uint32_t)index[i];
@@ -1412,10 +1477,12 @@ int kallsyms_open_lazy(struct memory *mem, const struct vmcoreinfo *vi, struct k
 	}
 	if (!err)
 		err = choose_encoding(ks, vi, lz->count, &lz->t, witnesses, nr_witnesses);
+	ks->lazy = lz;
+	if (!err)
+		err = memo_kernel_answers(ks, names + nr_witnesses, index + nr_witnesses, nr_names - nr_witnesses);
 	if (err)
 		goto fail;
 	/* It lists nothing: count and kernel_count stay 0. */
-	ks->lazy = lz;
 	*out = ks;
 	return 0;
 fail:
@@ -1424,16 +1491,49 @@ fail:
 	return err;
 }
 
+/* The kernel's own symbol @name: the kernel's answers are final, so each is remembered. */
 static bool lazy_kernel_lookup(const struct kallsyms *ks, const char *name, uint64_t *addr)
 {
-	const struct lazy_names *lz = ks->lazy;
+	struct lazy_names *lz = ks->lazy;
+	const struct lazy_answer *memo = memo_find(lz, "vmlinux", name);
 	struct raw_address raw;
 	int64_t index;
+	bool found;
 
-	if (scan_names(lz, &name, 1, &index) || index < 0 || read_raw_address(lz, (uint32_t)index, &raw))
+	if (memo) {
+		*addr = memo->addr;
+		return memo->found;
+	}
+	if (scan_names(lz, &name, 1, &index))
 		return false;
-	*addr = decode_address(&lz->t, ks->encoding, (uint32_t)index, raw);
-	return true;
+	found = index >= 0 && !read_raw_address(lz, (uint32_t)index, &raw);
+	if (found)
+		*addr = decode_address(&lz->t, ks->encoding, (uint32_t)index, raw);
+	if (index < 0 || found)
+		memo_add(lz, "vmlinux", name, found, found ? *addr : 0);
+	return found;
+}
+
+int kallsyms_expect_kernel_names(const struct kallsyms *ks, const char *const *names, size_t nr)
+{
+	const char *todo[MAX_SCAN_NAMES];
+	int64_t index[MAX_SCAN_NAMES];
+	size_t nr_todo = 0;
+	int err = 0;
+
+	if (!ks->lazy)
+		return 0;
+	for (size_t i = 0; i < nr && !err; i++) {
+		if (!memo_find(ks->lazy, "vmlinux", names[i]))
+			todo[nr_todo++] = names[i];
+		if (nr_todo == MAX_SCAN_NAMES || (nr_todo && i + 1 == nr)) {
+			err = scan_names(ks->lazy, todo, nr_todo, index);
+			if (!err)
+				err = memo_kernel_answers(ks, todo, index, nr_todo);
+			nr_todo = 0;
+		}
+	}
+	return err;
 }
 
 /* The preferred symbol named @name in one module's tables, as append_symbols() would list it. */
@@ -1500,42 +1600,25 @@ static bool lazy_module_lookup(const struct kallsyms *ks, const char *module, co
 	return found;
 }
 
-static char *copy_or_null(const char *text)
-{
-	return text ? strdup(text) : NULL;
-}
-
 static bool lazy_lookup(const struct kallsyms *ks, const char *module, const char *name, uint64_t *addr)
 {
 	struct lazy_names *lz = ks->lazy;
 	bool kernel = !module || !strcmp(module, "vmlinux"), found;
-	struct lazy_answer *memo;
+	const struct lazy_answer *memo;
 
-	for (size_t i = 0; i < lz->nr_memo; i++) {
-		memo = &lz->memo[i];
-		if (!strcmp(memo->name, name) && !memo->module == !module &&
-		    (!module || !strcmp(memo->module, module))) {
-			*addr = memo->addr;
-			return memo->found;
-		}
+	if (kernel && lazy_kernel_lookup(ks, name, addr))
+		return true;
+	if (module && kernel)
+		return false;
+	memo = memo_find(lz, module, name);
+	if (memo) {
+		*addr = memo->addr;
+		return memo->found;
 	}
-	found = kernel && lazy_kernel_lookup(ks, name, addr);
-	if (!found && (!module || !kernel))
-		found = lazy_module_lookup(ks, module, name, addr);
+	found = lazy_module_lookup(ks, module, name, addr);
 	/* Until the modules are located, a miss in them may not be final. */
-	if (lz->nr_memo < LAZY_MEMO_SLOTS && (found || lz->modules_ready || (module && kernel))) {
-		memo = &lz->memo[lz->nr_memo];
-		memo->module = copy_or_null(module);
-		memo->name = strdup(name);
-		if (memo->name && (memo->module || !module)) {
-			memo->found = found;
-			memo->addr = found ? *addr : 0;
-			lz->nr_memo++;
-		} else {
-			free(memo->module);
-			free(memo->name);
-		}
-	}
+	if (found || lz->modules_ready)
+		memo_add(lz, module, name, found, found ? *addr : 0);
 	return found;
 }
 

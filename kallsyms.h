@@ -42,10 +42,15 @@ int kallsyms_load_kernel(struct memory *mem, const struct vmcoreinfo *vi, struct
  * a few names: each lookup (kallsyms_lookup_module_name) reads the dump's
  * compressed names again and decodes none but the one it finds, and
  * kallsyms_load_modules() only locates the modules, whose tables are read
- * when one of their symbols is asked.  Such a table lists nothing: its
- * count is 0 and kallsyms_lookup_addr() finds nothing.  @mem must outlive it.
+ * when one of their symbols is asked.  Opening makes one such pass anyway:
+ * the kernel's symbols named in @expected (at most KALLSYMS_MAX_EXPECTED)
+ * are found in it, and their lookups cost nothing later.  Such a table
+ * lists nothing: its count is 0 and kallsyms_lookup_addr() finds nothing.
+ * @mem must outlive it.
  */
-int kallsyms_open_lazy(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out);
+#define KALLSYMS_MAX_EXPECTED 20
+int kallsyms_open_lazy(struct memory *mem, const struct vmcoreinfo *vi, const char *const *expected,
+		       size_t nr_expected, struct kallsyms **out);
 /*
  * Whether VMCOREINFO itself has the SYMBOL() lines kallsyms_load_kernel
  * needs: for optional uses, which skip kallsyms quietly where they cannot be.
@@ -83,6 +88,13 @@ void kallsyms_get(const struct kallsyms *ks, size_t index, struct ksym *sym);
  */
 bool kallsyms_lookup_module_name(const struct kallsyms *ks, const char *module, const char *name,
 				 uint64_t *addr);
+/*
+ * Kernel symbols about to be asked (with module "vmlinux" or NULL): a
+ * table opened by name only finds those it was not asked before in one
+ * pass, where each lookup would make its own.  Tables loaded whole need
+ * nothing.  An error is one reading the dump (reported).
+ */
+int kallsyms_expect_kernel_names(const struct kallsyms *ks, const char *const *names, size_t nr);
 /* kallsyms_lookup_module_name(ks, NULL, name, addr) */
 bool kallsyms_lookup_name(const struct kallsyms *ks, const char *name, uint64_t *addr);
 /* The symbol at or below @addr (the last one at the highest address). */

@@ -36,6 +36,8 @@ struct symbols {
 	bool no_kallsyms;         /* nothing for the fallback to answer from: said once */
 	bool no_btf;
 	bool by_name_only;        /* kallsyms opened with kallsyms_open_lazy */
+	const char *const *expected;
+	size_t nr_expected;
 };
 
 static const struct vmcoreinfo_fallback fallback;
@@ -63,21 +65,38 @@ void symbols_free(struct symbols *sym)
 	free(sym);
 }
 
+static int open_by_name_only(struct symbols *sym)
+{
+	static const char *const btf_symbols[] = { BTF_INFO_KERNEL_SYMBOLS };
+	const char *expected[KALLSYMS_MAX_EXPECTED];
+	size_t nr = 0;
+
+	for (size_t i = 0; i < sizeof(btf_symbols) / sizeof(btf_symbols[0]); i++)
+		expected[nr++] = btf_symbols[i];
+	for (size_t i = 0; i < sym->nr_expected && nr < KALLSYMS_MAX_EXPECTED; i++)
+		expected[nr++] = sym->expected[i];
+	return kallsyms_open_lazy(sym->mem, sym->vi, expected, nr, &sym->kallsyms);
+}
+
 int symbols_kallsyms(struct symbols *sym, struct kallsyms **out)
 {
 	if (!sym->kallsyms && !sym->kallsyms_err) {
 		sym->loading_kallsyms = true;
-		sym->kallsyms_err = sym->by_name_only ? kallsyms_open_lazy(sym->mem, sym->vi, &sym->kallsyms)
-						      : kallsyms_load_kernel(sym->mem, sym->vi, &sym->kallsyms);
+		if (sym->by_name_only)
+			sym->kallsyms_err = open_by_name_only(sym);
+		else
+			sym->kallsyms_err = kallsyms_load_kernel(sym->mem, sym->vi, &sym->kallsyms);
 		sym->loading_kallsyms = false;
 	}
 	*out = sym->kallsyms;
 	return sym->kallsyms_err;
 }
 
-void symbols_look_up_by_name_only(struct symbols *sym)
+void symbols_look_up_by_name_only(struct symbols *sym, const char *const *expected, size_t nr_expected)
 {
 	sym->by_name_only = true;
+	sym->expected = expected;
+	sym->nr_expected = nr_expected;
 }
 
 int symbols_btf(struct symbols *sym, struct btf_info **out)

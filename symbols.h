@@ -8,6 +8,8 @@
 #ifndef MDF_SYMBOLS_H
 #define MDF_SYMBOLS_H
 
+#include <stddef.h>
+
 struct btf_info;
 struct kallsyms;
 struct memory;
@@ -39,8 +41,10 @@ int symbols_module_kallsyms(struct symbols *sym, struct kallsyms **out);
 /*
  * For a process that asks a few symbols by name and lists none (an
  * extension's child): kallsyms not loaded yet will be opened for lookups
- * by name only (kallsyms_open_lazy).  A table already loaded stays.
+ * by name only (kallsyms_open_lazy), expecting the kernel symbols BTF is
+ * read through and @expected (names the caller will ask; the array must
+ * stay until kallsyms are opened).  A table already loaded stays.
  */
-void symbols_look_up_by_name_only(struct symbols *sym);
+void symbols_look_up_by_name_only(struct symbols *sym, const char *const *expected, size_t nr_expected);
 
 #endif

@@ -36,6 +36,9 @@ struct walk_ctx {
 	const struct mem_map *mem_map;
 };
 
+/* The kernel symbols the walkers ask, for kallsyms_open_lazy's @expected. */
+#define WALKERS_KERNEL_SYMBOLS "init_task"
+
 /* walk_list's bound when @max is 0. */
 #define WALK_LIST_DEFAULT_MAX 1000000u
 

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """lazysymcheck.py DUMPREAD DUMP GUEST_KALLSYMS: lookups by name through a
-table opened for them only (dumpread lazy-symbol), checked against the
-guest's own /proc/kallsyms.
+table opened for them only (dumpread lazy-symbol, which has some kernel
+names expected at opening, some announced before they are asked, the rest
+asked one by one), checked against the guest's own /proc/kallsyms.
 
 Asks a seeded sample of the guest's symbols: kernel names, module names
 qualified by their module and unqualified, every name the kernel has

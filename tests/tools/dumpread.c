@@ -284,9 +284,28 @@ int main(int argc, char **argv)
 			rc = fwrite(buf, 1, len, stdout) == len ? 0 : 1;
 		free(buf);
 	} else if (!strcmp(argv[arg + 1], "symbol") || !strcmp(argv[arg + 1], "lazy-symbol")) {
+		/*
+		 * Of the unqualified names, the first even-numbered ones are
+		 * expected at opening, the first odd-numbered ones announced
+		 * with kallsyms_expect_kernel_names, the rest asked one by one:
+		 * every way a lazy table answers is checked.
+		 */
+		const char *opening[KALLSYMS_MAX_EXPECTED], *announced[KALLSYMS_MAX_EXPECTED];
+		size_t nr_opening = 0, nr_announced = 0, unqualified = 0;
+
+		for (int i = arg + 2; i < argc; i++) {
+			if (strchr(argv[i], ':'))
+				continue;
+			if (unqualified++ % 2 == 0 && nr_opening < KALLSYMS_MAX_EXPECTED)
+				opening[nr_opening++] = argv[i];
+			else if (nr_announced < KALLSYMS_MAX_EXPECTED)
+				announced[nr_announced++] = argv[i];
+		}
 		if (!strcmp(argv[arg + 1], "lazy-symbol"))
-			symbols_look_up_by_name_only(sym);
+			symbols_look_up_by_name_only(sym, opening, nr_opening);
 		if (symbols_kallsyms(sym, &ks))
+			goto out;
+		if (!strcmp(argv[arg + 1], "lazy-symbol") && kallsyms_expect_kernel_names(ks, announced, nr_announced))
 			goto out;
 		for (int i = arg + 2; i < argc; i++) {
 			const char *colon = strchr(argv[i], ':');
