@@ -238,6 +238,14 @@ int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr)
 	return kallsyms_lookup_module_name(ks, module, name, addr) ? 0 : -ENOENT;
 }
 
+int mdf_expect_kernel_symbols(const char *const *names, size_t nr)
+{
+	struct kallsyms *ks;
+	int err = symbols_kallsyms(runtime.env->symbols, &ks);
+
+	return err ? err : kallsyms_expect_kernel_names(ks, names, nr);
+}
+
 static int lookup(const char *module, const char *path, struct btf_info_result *r)
 {
 	struct btf_info *btf;

@@ -1286,6 +1286,13 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 	 * can follow a lone type letter (it is a prefix of the name).
 	 */
 	uint32_t can_start[NR_TOKENS] = { 0 }, can_follow[NR_TOKENS] = { 0 };
+	/*
+	 * Bit k of fits[len]: an entry of len tokens (the type letter's
+	 * included) can spell names[k], each token being 1 to longest_token
+	 * characters long.  Short names rule out most entries by length alone.
+	 */
+	uint32_t fits[KSYM_NAME_LEN] = { 0 };
+	size_t longest_token = 1;
 	int err = 0;
 
 	s.buf = malloc((size_t)mem_page_size(lz->mem) * STREAM_PAGES);
@@ -1295,6 +1302,13 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 		index[k] = -1;
 		lens[k] = strnlen(names[k], KSYM_NAME_LEN);
 	}
+	for (int code = 0; code < NR_TOKENS; code++)
+		if (lz->tok.len[code] > longest_token)
+			longest_token = lz->tok.len[code];
+	for (size_t len = 1; len < KSYM_NAME_LEN; len++)
+		for (size_t k = 0; k < nr; k++)
+			if (len <= lens[k] + 1 && len * longest_token >= lens[k] + 1)
+				fits[len] |= 1u << k;
 	for (int code = 0; code < NR_TOKENS; code++) {
 		const char *token = lz->tok.table + lz->tok.index[code];
 		size_t len = lz->tok.len[code];
@@ -1317,8 +1331,8 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 			err = stream_next(&s, &codes[0]);
 		if (err)
 			break;
-		/* Most symbols are ruled out by their first token or two: skip them undecoded. */
-		alive = can_start[codes[0]];
+		/* Most symbols are ruled out by their length and first token or two: skip them undecoded. */
+		alive = can_start[codes[0]] & fits[len];
 		if (alive && lz->tok.len[codes[0]] == 1 && len > 1) {
 			err = stream_next(&s, &codes[known++]);
 			alive &= can_follow[codes[1]];

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 /* Raised when a function is added; an extension may check it at build time. */
-#define MDF_EXTENSION_API_VERSION 2
+#define MDF_EXTENSION_API_VERSION 3
 
 /* What makedumpfile passes to mdf_extension_init(). */
 struct mdf_extension;
@@ -91,6 +91,16 @@ int mdf_kvtop(uint64_t vaddr, uint64_t *paddr);
  * compressed kallsyms names); asking it again costs nothing.
  */
 int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr);
+/*
+ * Announces kernel symbols (the kernel's own, not modules') that the
+ * extension is about to ask with mdf_symbol_addr(): where each name not
+ * asked before costs its own pass over the compressed names, the announced
+ * ones are found together in one.  Only a saving: a name the kernel lacks
+ * is no error here (mdf_symbol_addr says -ENOENT when asked).  Returns 0,
+ * or the error that kept the kernel's symbols from being read.  API
+ * version 3.
+ */
+int mdf_expect_kernel_symbols(const char *const *names, size_t nr);
 
 /* ---- Types (the dump's BTF, vmlinux and module split BTF). ---- */
 

@@ -348,24 +348,38 @@ static int gpu_minor(uint64_t index, uint64_t minor, void *arg)
 }
 
 /*
- * A symbol of the DRM core: the drm module's, or the kernel's when DRM is
- * built in.  Asked there rather than everywhere: a name no module has
- * would otherwise read every module's symbol table.
+ * The DRM core's minors registry: drm_minors_xa (kernels >= 6.8) or
+ * drm_minors_idr, in the drm module, or in the kernel when DRM is built
+ * in.  Both names are asked of the module before either of the kernel: a
+ * kernel name costs a pass over all its names, so a kernel with the drm
+ * module is asked none.  Asked there rather than everywhere: a name no
+ * module has would otherwise read every module's symbol table.
  */
-static int gpu_drm_symbol(const char *name, uint64_t *addr)
+static int gpu_drm_minors(uint64_t *addr, bool *is_xarray)
 {
-	return mdf_symbol_addr("drm", name, addr) && mdf_symbol_addr("vmlinux", name, addr) ? -ENOENT : 0;
+	static const char *const names[] = { "drm_minors_xa", "drm_minors_idr" };
+
+	for (int builtin = 0; builtin < 2; builtin++) {
+		if (builtin)
+			mdf_expect_kernel_symbols(names, 2);
+		for (int i = 0; i < 2; i++) {
+			if (!mdf_symbol_addr(builtin ? "vmlinux" : "drm", names[i], addr)) {
+				*is_xarray = i == 0;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
 }
 
 static void gpu_scan_drm_files(struct gpu_filter *f)
 {
 	uint64_t minors;
+	bool is_xarray;
 	int err;
 
-	if (!gpu_drm_symbol("drm_minors_xa", &minors)) {
-		err = mdf_xarray_for_each(minors, gpu_minor, f);
-	} else if (!gpu_drm_symbol("drm_minors_idr", &minors)) {
-		err = mdf_xarray_for_each(minors + f->l.idr_rt, gpu_minor, f);
+	if (!gpu_drm_minors(&minors, &is_xarray)) {
+		err = mdf_xarray_for_each(is_xarray ? minors : minors + f->l.idr_rt, gpu_minor, f);
 	} else {
 		mdf_log(MDF_LOG_INFO, "DRM is not loaded (no drm_minors_xa or drm_minors_idr): "
 			"no DRM files to walk");

@@ -206,6 +206,11 @@ static int cpu_current(int cpu, uint64_t *task)
 	return err;
 }
 
+/* The kernel symbols that find the crashing task. */
+static const char *const crash_symbols[] = {
+	"panic_cpu", "crashing_cpu", "current_task", "pcpu_hot", "__per_cpu_offset",
+};
+
 static int crashing_task(struct keeper *k)
 {
 	int32_t cpu = -1, pid;
@@ -214,6 +219,8 @@ static int crashing_task(struct keeper *k)
 	char comm[16] = "";
 	int err;
 
+	/* Found in one pass over the kernel's symbols rather than one each. */
+	mdf_expect_kernel_symbols(crash_symbols, sizeof(crash_symbols) / sizeof(crash_symbols[0]));
 	if (read_int("panic_cpu", &cpu) || cpu < 0) {
 		source = "crashing_cpu";
 		if (read_int("crashing_cpu", &cpu) || cpu < 0) {
