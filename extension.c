@@ -630,9 +630,9 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 		goto out;
 	}
 	/*
-	 * With several extensions, symbols and types are decoded once, before
-	 * the children inherit them; a single one's child decodes only what
-	 * its extension asks for.
+	 * With several extensions, what every child would read the same way
+	 * is read once, before the children inherit it; a single one's child
+	 * reads only what its extension asks for.
 	 */
 	if (count > 1) {
 		err = extension_runtime_prepare(env);

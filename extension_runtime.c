@@ -48,20 +48,29 @@ struct mdf_extension {
 
 static struct mdf_extension runtime;
 
+/* Kernel symbols come by name only, the names the runtime itself asks found at opening. */
+static void look_up_by_name_only(const struct extension_env *env)
+{
+	static const char *const walker_symbols[] = { WALKERS_KERNEL_SYMBOLS };
+
+	symbols_look_up_by_name_only(env->symbols, walker_symbols,
+				     sizeof(walker_symbols) / sizeof(walker_symbols[0]));
+}
+
+/*
+ * Only the kernel's symbol table is opened here, a pass over its names
+ * that every child would otherwise make.  Types stay each child's to
+ * load, as few as its extension asks: the parent keeping vmlinux's BTF
+ * would keep megabytes for the rest of the run, and decoding every symbol
+ * and type up front took longer than three children loading theirs.
+ */
 int extension_runtime_prepare(const struct extension_env *env)
 {
 	struct kallsyms *ks;
-	struct btf_info *btf;
-	int err;
 
-	/* Module symbols and every BTF: each child would otherwise decode them again. */
-	if (symbols_module_kallsyms(env->symbols, &ks))
-		msg_warn("extensions will see the kernel's symbols only, not the modules'");
-	err = symbols_btf(env->symbols, &btf);
-	if (!err)
-		err = btf_info_load_all(btf);
-	if (err)
-		msg_warn("extensions will have no type information (BTF)");
+	look_up_by_name_only(env);
+	if (symbols_kallsyms(env->symbols, &ks))
+		msg_warn("extensions will find no kernel symbols");
 	return 0;
 }
 
@@ -118,13 +127,10 @@ static void heap_on_huge_pages(void)
 void extension_runtime_begin(const struct extension_env *env, const char *name,
 			     const struct extension_arg *args, size_t nr_args)
 {
-	static const char *const walker_symbols[] = { WALKERS_KERNEL_SYMBOLS };
-
 	memset(&runtime, 0, sizeof(runtime));
 	heap_on_huge_pages();
 	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
-	symbols_look_up_by_name_only(env->symbols, walker_symbols,
-				     sizeof(walker_symbols) / sizeof(walker_symbols[0]));
+	look_up_by_name_only(env);
 	runtime.env = env;
 	runtime.walk = (struct walk_ctx){ env->mem, env->symbols, env->mem_map };
 	runtime.name = name;

@@ -15,7 +15,7 @@ struct extension_env;
 struct mdf_extension;
 struct pfn_ranges;
 
-/* In the parent, before any child: decode symbols and types the children share. */
+/* In the parent, before the children of several extensions: what they share. */
 int extension_runtime_prepare(const struct extension_env *env);
 /* In a child, before the extension is loaded. */
 void extension_runtime_begin(const struct extension_env *env, const char *name,
