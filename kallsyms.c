@@ -1322,16 +1322,35 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 	}
 	for (uint32_t i = 0; i < lz->count && !err; i++) {
 		uint32_t alive;
-		size_t len, out = 0;
+		size_t len, out = 0, known = 1;
 
-		size_t known = 1;
+		/*
+		 * Most symbols are ruled out by their length and first token or
+		 * two: an entry whole in the buffer is skipped here, undecoded.
+		 * The others take the checked way below.
+		 */
+		if (s.len - s.pos >= 3) {
+			const unsigned char *entry = s.buf + s.pos;
+			size_t head = entry[0] & 0x80 ? 2 : 1;
 
+			len = head == 2 ? (size_t)(entry[0] & 0x7f) | ((size_t)entry[1] << 7) : entry[0];
+			if (len && len < KSYM_NAME_LEN && s.len - s.pos >= head + len) {
+				const unsigned char *code = entry + head;
+
+				alive = can_start[code[0]] & fits[len];
+				if (alive && lz->tok.len[code[0]] == 1 && len > 1)
+					alive &= can_follow[code[1]];
+				if (!alive) {
+					s.pos += head + len;
+					continue;
+				}
+			}
+		}
 		err = read_entry_length(&s, i, &len);
 		if (!err)
 			err = stream_next(&s, &codes[0]);
 		if (err)
 			break;
-		/* Most symbols are ruled out by their length and first token or two: skip them undecoded. */
 		alive = can_start[codes[0]] & fits[len];
 		if (alive && lz->tok.len[codes[0]] == 1 && len > 1) {
 			err = stream_next(&s, &codes[known++]);
