@@ -74,11 +74,11 @@ EXTENSIONS := $(patsubst extensions/%.c,$(BUILD)/extensions/%.so,$(wildcard exte
 TEST_EXTENSIONS := $(patsubst tests/extensions/%.c,$(BUILD)/tests/extensions/%.so,$(wildcard tests/extensions/*.c))
 EPPIC_SCRIPTS := $(patsubst eppic_scripts/%.c,$(BUILD)/eppic_scripts/%.so,$(wildcard eppic_scripts/*.c))
 
-$(BUILD)/extensions/%.so $(BUILD)/tests/extensions/%.so: makedumpfile-extension.h
-$(BUILD)/extensions/%.so: extensions/%.c $(wildcard extensions/*.h)
+# A pattern rule without a recipe would cancel these: the API header is named in each.
+$(BUILD)/extensions/%.so: extensions/%.c $(wildcard extensions/*.h) makedumpfile-extension.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $<
-$(BUILD)/tests/extensions/%.so: tests/extensions/%.c
+$(BUILD)/tests/extensions/%.so: tests/extensions/%.c makedumpfile-extension.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $<
 $(BUILD)/eppic_scripts/%.so: eppic_scripts/%.c makedumpfile-extension.h

@@ -610,6 +610,7 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 	char real_dir[PATH_MAX], why[PATH_MAX + 128] = "";
 	char **names = NULL;
 	size_t count = 0;
+	bool prepared = false;
 	struct stat st;
 	int err;
 
@@ -638,6 +639,7 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 		err = extension_runtime_prepare(env);
 		if (err)
 			goto out;
+		prepared = true;
 	}
 	results->outcomes = calloc(count, sizeof(*results->outcomes));
 	if (!results->outcomes) {
@@ -674,6 +676,8 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 	pfn_ranges_merge(keep);
 	pfn_ranges_merge(discard);
 out:
+	if (prepared)
+		extension_runtime_finish(env);
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);
 	free(names);

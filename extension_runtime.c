@@ -58,23 +58,6 @@ static void look_up_by_name_only(const struct extension_env *env)
 }
 
 /*
- * Only the kernel's symbol table is opened here, a pass over its names
- * that every child would otherwise make.  Types stay each child's to
- * load, as few as its extension asks: the parent keeping vmlinux's BTF
- * would keep megabytes for the rest of the run, and decoding every symbol
- * and type up front took longer than three children loading theirs.
- */
-int extension_runtime_prepare(const struct extension_env *env)
-{
-	struct kallsyms *ks;
-
-	look_up_by_name_only(env);
-	if (symbols_kallsyms(env->symbols, &ks))
-		msg_warn("extensions will find no kernel symbols");
-	return 0;
-}
-
-/*
  * An extension's child loads megabytes of symbols and types into fresh
  * memory (libbpf's own copy of vmlinux's BTF is 4 MB).  Fresh memory costs
  * a page fault per 4 KiB page, 10-15 µs each in a VM, and under shadow
@@ -90,6 +73,8 @@ int extension_runtime_prepare(const struct extension_env *env)
  * and refuses thresholds above 32 MiB on 64-bit systems.
  */
 #define MMAP_THRESHOLD_MAX (32u << 20)
+#define DEFAULT_MMAP_THRESHOLD (128u << 10)
+#define DEFAULT_TRIM_THRESHOLD (128u << 10)
 #define CHILD_HEAP (24u << 20)
 #define HUGE_PAGE (2u << 20)
 /* glibc's chunk header before each allocation, and its chunk alignment. */
@@ -122,6 +107,46 @@ static void heap_on_huge_pages(void)
 		if (pad != p)
 			free(pad);
 	}
+}
+
+/* glibc's own settings again, and the heap's free top given back. */
+static void heap_back_to_defaults(void)
+{
+	mallopt(M_MMAP_THRESHOLD, DEFAULT_MMAP_THRESHOLD);
+	mallopt(M_TRIM_THRESHOLD, DEFAULT_TRIM_THRESHOLD);
+	malloc_trim(0);
+}
+
+/*
+ * What every child would read the same way is read here once: the kernel's
+ * symbol table opened by name, vmlinux's BTF (on huge pages, as in a child)
+ * and where the modules are.  A module's BTF stays for the children that
+ * ask it.  extension_runtime_finish() lets the BTF go again: the parent
+ * runs on without it.
+ */
+int extension_runtime_prepare(const struct extension_env *env)
+{
+	struct kallsyms *ks;
+	struct btf_info *btf;
+	const struct btf *vmlinux;
+
+	look_up_by_name_only(env);
+	if (symbols_kallsyms(env->symbols, &ks)) {
+		msg_warn("extensions will find no kernel symbols");
+		return 0;
+	}
+	heap_on_huge_pages();
+	if (symbols_btf(env->symbols, &btf) || btf_info_scope_btf(btf, "vmlinux", &vmlinux))
+		msg_warn("extensions will have no type information (BTF)");
+	else if (symbols_module_kallsyms(env->symbols, &ks))
+		msg_warn("extensions will see the kernel's symbols only, not the modules'");
+	return 0;
+}
+
+void extension_runtime_finish(const struct extension_env *env)
+{
+	symbols_release_btf(env->symbols);
+	heap_back_to_defaults();
 }
 
 void extension_runtime_begin(const struct extension_env *env, const char *name,

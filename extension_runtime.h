@@ -17,6 +17,8 @@ struct pfn_ranges;
 
 /* In the parent, before the children of several extensions: what they share. */
 int extension_runtime_prepare(const struct extension_env *env);
+/* In the parent, after those children: lets go of what they shared. */
+void extension_runtime_finish(const struct extension_env *env);
 /* In a child, before the extension is loaded. */
 void extension_runtime_begin(const struct extension_env *env, const char *name,
 			     const struct extension_arg *args, size_t nr_args);

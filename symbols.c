@@ -112,6 +112,13 @@ int symbols_btf(struct symbols *sym, struct btf_info **out)
 	return sym->btf_err;
 }
 
+void symbols_release_btf(struct symbols *sym)
+{
+	btf_info_free(sym->btf);
+	sym->btf = NULL;
+	sym->btf_err = 0;
+}
+
 int symbols_module_kallsyms(struct symbols *sym, struct kallsyms **out)
 {
 	struct btf_info *btf;

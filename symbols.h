@@ -39,6 +39,13 @@ int symbols_btf(struct symbols *sym, struct btf_info **out);
  */
 int symbols_module_kallsyms(struct symbols *sym, struct kallsyms **out);
 /*
+ * Frees the types loaded so far (vmlinux's and the modules' BTF): a later
+ * symbols_btf() loads them again.  For a process done with them while it
+ * runs on; the module symbols located with them stay.
+ */
+void symbols_release_btf(struct symbols *sym);
+
+/*
  * For a process that asks a few symbols by name and lists none (an
  * extension's child): kallsyms not loaded yet will be opened for lookups
  * by name only (kallsyms_open_lazy), expecting the kernel symbols BTF is
