@@ -299,16 +299,20 @@ static int new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf 
 /*
  * vmlinux's BTF, whole.  libbpf makes its own copy, so it copies straight
  * from the dump file where the file can be mapped (an ELF dump,
- * /proc/vmcore).  Otherwise the bytes are read into a buffer let go at
- * once: megabytes, and fresh memory costs a page fault per page (in a VM
- * about 10 µs each, 15 ms for 6.1's 4 MiB), so the buffer asks for
- * transparent huge pages, a fault per 2 MiB where the kernel has them.
+ * /proc/vmcore, whose segments start on a page of the file).  Otherwise
+ * (a QEMU dump, a compressed one) the bytes are read into a buffer let go
+ * at once: megabytes, and fresh memory costs a page fault per page (in a
+ * VM about 10 µs each, 15 ms for 6.1's 4 MiB), so the buffer is placed on
+ * huge page boundaries and asks for transparent huge pages, a fault per
+ * 2 MiB where the kernel has them.
  */
+#define HUGE_PAGE (2u << 20)
+
 static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 {
-	size_t len = unit->data_size;
+	size_t len = unit->data_size, span = (len + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
 	struct mem_mapping map;
-	void *data;
+	char *region, *data;
 	int err;
 
 	if (!mem_map_virt(bi->mem, unit->data_addr, len, &map)) {
@@ -316,15 +320,16 @@ static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 		mem_unmap(&map);
 		return err;
 	}
-	data = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (data == MAP_FAILED)
+	region = mmap(NULL, span + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (region == MAP_FAILED)
 		return -ENOMEM;
+	data = (char *)(((uintptr_t)region + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
 	/* Only a hint: without huge pages the buffer is as good. */
-	madvise(data, len, MADV_HUGEPAGE);
+	madvise(data, span, MADV_HUGEPAGE);
 	err = read_raw_btf(bi, unit, 0, data, unit->data_size);
 	if (!err)
 		err = take_parsed(unit, btf__new(data, unit->data_size));
-	munmap(data, len);
+	munmap(region, span + HUGE_PAGE);
 	return err;
 }
 
