@@ -180,15 +180,21 @@ static int64_t enumerator_value(const struct btf_type *t, uint32_t i)
 	return (int64_t)btf_enum64_value(&btf_enum64(t)[i]);
 }
 
-static void index_insert(struct name_index *index, uint32_t *nr, const char *name, uint32_t id,
-			 uint32_t enumerator)
+/* Appends an entry, growing the array as needed: -ENOMEM when it cannot. */
+static int index_append(struct name_index *index, uint32_t *nr, uint32_t *cap, const char *name, uint32_t id,
+			uint32_t enumerator)
 {
-	uint32_t hash = hash_name(name), slot = hash & index->mask;
+	if (*nr == *cap) {
+		uint32_t grown = *cap ? 2 * *cap : 1024;
+		struct name_entry *entries = realloc(index->entries, grown * sizeof(*entries));
 
-	while (index->slots[slot])
-		slot = (slot + 1) & index->mask;
-	index->entries[*nr] = (struct name_entry){ .hash = hash, .id = id, .enumerator = enumerator };
-	index->slots[slot] = ++*nr;
+		if (!entries)
+			return -ENOMEM;
+		index->entries = entries;
+		*cap = grown;
+	}
+	index->entries[(*nr)++] = (struct name_entry){ .hash = hash_name(name), .id = id, .enumerator = enumerator };
+	return 0;
 }
 
 static bool is_indexed_type(const struct btf_type *t)
@@ -197,37 +203,39 @@ static bool is_indexed_type(const struct btf_type *t)
 }
 
 /*
- * Indexes the names of this unit's own types, or of its enum constants.
- * Linear probing keeps entries of one name in id order along their chain,
- * so a lookup meets the first definition first.
+ * Indexes the names of this unit's own types, or of its enum constants:
+ * one pass over the types gathers them (a second, to count them first,
+ * cost as much again), then the table is sized and filled.  Linear
+ * probing keeps entries of one name in id order along their chain, so a
+ * lookup meets the first definition first.
  */
 static int build_index(const struct btf_unit *unit, bool enumerators, struct name_index *index)
 {
-	uint32_t end = btf__type_cnt(unit->btf), count = 0, nr = 0, size = 1;
+	uint32_t end = btf__type_cnt(unit->btf), nr = 0, cap = 0, size = 1;
+	int err = 0;
 
-	/* Counted by name_off alone: reading each name here would cost a cache miss per type. */
-	for (uint32_t id = unit->first_id; id < end; id++) {
-		const struct btf_type *t = btf__type_by_id(unit->btf, id);
-
-		if (enumerators)
-			count += btf_is_any_enum(t) ? btf_vlen(t) : 0;
-		else
-			count += is_indexed_type(t);
-	}
-	while (size < 2 * count + 2)
-		size <<= 1;
-	index->entries = malloc((count + 1) * sizeof(*index->entries));
-	index->slots = calloc(size, sizeof(*index->slots));
-	if (!index->entries || !index->slots)
-		return -ENOMEM;
-	index->mask = size - 1;
-	for (uint32_t id = unit->first_id; id < end; id++) {
+	for (uint32_t id = unit->first_id; id < end && !err; id++) {
 		const struct btf_type *t = btf__type_by_id(unit->btf, id);
 
 		if (!enumerators && is_indexed_type(t))
-			index_insert(index, &nr, type_name(unit->btf, t), id, 0);
-		for (uint32_t i = 0; enumerators && btf_is_any_enum(t) && i < btf_vlen(t); i++)
-			index_insert(index, &nr, enumerator_name(unit->btf, t, i), id, i + 1);
+			err = index_append(index, &nr, &cap, type_name(unit->btf, t), id, 0);
+		for (uint32_t i = 0; enumerators && btf_is_any_enum(t) && i < btf_vlen(t) && !err; i++)
+			err = index_append(index, &nr, &cap, enumerator_name(unit->btf, t, i), id, i + 1);
+	}
+	if (err)
+		return err;
+	while (size < 2 * nr + 2)
+		size <<= 1;
+	index->slots = calloc(size, sizeof(*index->slots));
+	if (!index->slots)
+		return -ENOMEM;
+	index->mask = size - 1;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t slot = index->entries[i].hash & index->mask;
+
+		while (index->slots[slot])
+			slot = (slot + 1) & index->mask;
+		index->slots[slot] = i + 1;
 	}
 	return 0;
 }
