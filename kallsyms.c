@@ -1373,18 +1373,18 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 			}
 			for (const char *c = lz->tok.table + lz->tok.index[codes[j]]; *c; c++)
 				name[out++] = *c;
-			for (size_t k = 0; k < nr; k++) {
-				size_t start = from ? from : 1;
+			for (uint32_t bits = alive; bits; bits &= bits - 1) {
+				size_t start = from ? from : 1, k = (size_t)__builtin_ctz(bits);
 
-				if (!(alive & (1u << k)))
-					continue;
 				if (out > lens[k] + 1 ||
 				    (out > start && memcmp(name + start, names[k] + start - 1, out - start)))
 					alive &= ~(1u << k);
 			}
 		}
-		for (size_t k = 0; k < nr && !err; k++) {
-			if (!(alive & (1u << k)) || out != lens[k] + 1 || is_undefined(name[0]))
+		for (uint32_t bits = err ? 0 : alive; bits; bits &= bits - 1) {
+			size_t k = (size_t)__builtin_ctz(bits);
+
+			if (out != lens[k] + 1 || is_undefined(name[0]))
 				continue;
 			if (better_match(index[k], best_type[k], name[0])) {
 				index[k] = i;
