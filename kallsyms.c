@@ -1321,13 +1321,13 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 		}
 	}
 	for (uint32_t i = 0; i < lz->count && !err; i++) {
+		const unsigned char *code = codes;
 		uint32_t alive;
-		size_t len, out = 0, known = 1;
+		size_t len, out = 0;
 
 		/*
-		 * Most symbols are ruled out by their length and first token or
-		 * two: an entry whole in the buffer is skipped here, undecoded.
-		 * The others take the checked way below.
+		 * An entry whole in the buffer is read in place; one that
+		 * crosses its end (or looks corrupt) is read the checked way.
 		 */
 		if (s.len - s.pos >= 3) {
 			const unsigned char *entry = s.buf + s.pos;
@@ -1335,43 +1335,31 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 
 			len = head == 2 ? (size_t)(entry[0] & 0x7f) | ((size_t)entry[1] << 7) : entry[0];
 			if (len && len < KSYM_NAME_LEN && s.len - s.pos >= head + len) {
-				const unsigned char *code = entry + head;
-
-				alive = can_start[code[0]] & fits[len];
-				if (alive && lz->tok.len[code[0]] == 1 && len > 1)
-					alive &= can_follow[code[1]];
-				if (!alive) {
-					s.pos += head + len;
-					continue;
-				}
+				code = entry + head;
+				s.pos += head + len;
 			}
 		}
-		err = read_entry_length(&s, i, &len);
-		if (!err)
-			err = stream_next(&s, &codes[0]);
-		if (err)
-			break;
-		alive = can_start[codes[0]] & fits[len];
-		if (alive && lz->tok.len[codes[0]] == 1 && len > 1) {
-			err = stream_next(&s, &codes[known++]);
-			alive &= can_follow[codes[1]];
-		}
-		if (!alive || err) {
+		if (code == codes) {
+			err = read_entry_length(&s, i, &len);
 			if (!err)
-				err = stream_read(&s, NULL, len - known);
-			continue;
+				err = stream_read(&s, codes, len);
+			if (err)
+				break;
 		}
-		err = stream_read(&s, codes + known, len - known);
+		/* Most symbols are ruled out by their length and first token or two, undecoded. */
+		alive = can_start[code[0]] & fits[len];
+		if (alive && lz->tok.len[code[0]] == 1 && len > 1)
+			alive &= can_follow[code[1]];
 		/* name[0] is the type letter, the name proper follows. */
-		for (size_t j = 0; j < len && alive && !err; j++) {
+		for (size_t j = 0; j < len && alive; j++) {
 			size_t from = out;
 
 			/* Longer than any kernel name (a corrupt table): no name asked. */
-			if (out + lz->tok.len[codes[j]] >= KSYM_NAME_LEN) {
+			if (out + lz->tok.len[code[j]] >= KSYM_NAME_LEN) {
 				alive = 0;
 				break;
 			}
-			for (const char *c = lz->tok.table + lz->tok.index[codes[j]]; *c; c++)
+			for (const char *c = lz->tok.table + lz->tok.index[code[j]]; *c; c++)
 				name[out++] = *c;
 			for (uint32_t bits = alive; bits; bits &= bits - 1) {
 				size_t start = from ? from : 1, k = (size_t)__builtin_ctz(bits);
@@ -1381,7 +1369,7 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 					alive &= ~(1u << k);
 			}
 		}
-		for (uint32_t bits = err ? 0 : alive; bits; bits &= bits - 1) {
+		for (uint32_t bits = alive; bits; bits &= bits - 1) {
 			size_t k = (size_t)__builtin_ctz(bits);
 
 			if (out != lens[k] + 1 || is_undefined(name[0]))
