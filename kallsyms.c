@@ -1426,10 +1426,11 @@ static const struct lazy_answer *memo_find(const struct lazy_names *lz, const ch
 /* Remembers an answer while there is room: a full memo only costs later lookups a pass. */
 static void memo_add(struct lazy_names *lz, const char *module, const char *name, bool found, uint64_t addr)
 {
-	struct lazy_answer *memo = &lz->memo[lz->nr_memo];
+	struct lazy_answer *memo;
 
 	if (lz->nr_memo == LAZY_MEMO_SLOTS)
 		return;
+	memo = &lz->memo[lz->nr_memo];
 	memo->module = module ? strdup(module) : NULL;
 	memo->name = strdup(name);
 	if (!memo->name || (module && !memo->module)) {
