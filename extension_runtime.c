@@ -272,8 +272,12 @@ int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr)
 int mdf_expect_kernel_symbols(const char *const *names, size_t nr)
 {
 	struct kallsyms *ks;
-	int err = symbols_kallsyms(runtime.env->symbols, &ks);
+	int err;
 
+	for (size_t i = 0; i < nr; i++)
+		if (!names || !names[i] || !*names[i])
+			return -EINVAL;
+	err = symbols_kallsyms(runtime.env->symbols, &ks);
 	return err ? err : kallsyms_expect_kernel_names(ks, names, nr);
 }
 

@@ -1545,10 +1545,12 @@ int kallsyms_expect_kernel_names(const struct kallsyms *ks, const char *const *n
 
 	if (!ks->lazy)
 		return 0;
-	for (size_t i = 0; i < nr && !err; i++) {
+	/* Past the memo's room an answer found now would be forgotten: those names wait for their lookup. */
+	for (size_t i = 0; i < nr && !err && ks->lazy->nr_memo + nr_todo < LAZY_MEMO_SLOTS; i++) {
 		if (!memo_find(ks->lazy, "vmlinux", names[i]))
 			todo[nr_todo++] = names[i];
-		if (nr_todo == MAX_SCAN_NAMES || (nr_todo && i + 1 == nr)) {
+		if (nr_todo == MAX_SCAN_NAMES || (nr_todo && (i + 1 == nr ||
+							    ks->lazy->nr_memo + nr_todo == LAZY_MEMO_SLOTS))) {
 			err = scan_names(ks->lazy, todo, nr_todo, index);
 			if (!err)
 				err = memo_kernel_answers(ks, todo, index, nr_todo);

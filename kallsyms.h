@@ -92,7 +92,8 @@ bool kallsyms_lookup_module_name(const struct kallsyms *ks, const char *module, 
  * Kernel symbols about to be asked (with module "vmlinux" or NULL): a
  * table opened by name only finds those it was not asked before in one
  * pass, where each lookup would make its own.  Tables loaded whole need
- * nothing.  An error is one reading the dump (reported).
+ * nothing.  Past the few dozen answers such a table remembers, names are
+ * left for their lookups.  An error is one reading the dump (reported).
  */
 int kallsyms_expect_kernel_names(const struct kallsyms *ks, const char *const *names, size_t nr);
 /* kallsyms_lookup_module_name(ks, NULL, name, addr) */

@@ -97,8 +97,9 @@ int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr);
  * asked before costs its own pass over the compressed names, the announced
  * ones are found together in one.  Only a saving: a name the kernel lacks
  * is no error here (mdf_symbol_addr says -ENOENT when asked).  Returns 0,
- * or the error that kept the kernel's symbols from being read.  API
- * version 3.
+ * -EINVAL for a NULL or empty name, or the error that kept the kernel's
+ * symbols from being read.  A few dozen names are remembered; more are
+ * found when asked.  API version 3.
  */
 int mdf_expect_kernel_symbols(const char *const *names, size_t nr);
 

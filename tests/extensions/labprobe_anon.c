@@ -5,7 +5,9 @@
  * discards the anonymous pages it maps, or keeps them with mode=keep.  A
  * page counts when it is present in the task's page tables under one of
  * its VMAs and its struct page says anonymous (so the shared zero page,
- * mapped read-only into untouched memory, stays).
+ * mapped read-only into untouched memory, stays).  It also checks what
+ * mdf_expect_kernel_symbols() promises: an empty name refused, announced
+ * names answered as if asked alone, a name the kernel lacks still missing.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -63,6 +65,21 @@ static int mark_vma(const struct mdf_vma *vma, void *arg)
 	return 0;
 }
 
+static int check_expect_api(void)
+{
+	const char *const bad[] = { "jiffies", "" };
+	const char *const names[] = { "jiffies", "no_such_symbol_anywhere" };
+	uint64_t addr;
+
+	if (mdf_expect_kernel_symbols(bad, 2) != -EINVAL || mdf_expect_kernel_symbols(names, 2) ||
+	    mdf_symbol_addr("vmlinux", "jiffies", &addr) ||
+	    mdf_symbol_addr("vmlinux", "no_such_symbol_anywhere", &addr) != -ENOENT) {
+		mdf_log(MDF_LOG_ERROR, "mdf_expect_kernel_symbols does not keep its promises");
+		return -EPROTO;
+	}
+	return 0;
+}
+
 int mdf_extension_init(struct mdf_extension *ext)
 {
 	const char *comm = mdf_extension_arg(ext, "comm");
@@ -71,7 +88,9 @@ int mdf_extension_init(struct mdf_extension *ext)
 	struct marking m = { .keep = mode && !strcmp(mode, "keep") };
 	int err;
 
-	err = mdf_member_offset(NULL, "page", "mapping", &m.mapping_offset);
+	err = check_expect_api();
+	if (!err)
+		err = mdf_member_offset(NULL, "page", "mapping", &m.mapping_offset);
 	if (!err)
 		err = mdf_task_for_each(find_task, &s);
 	if (err)
