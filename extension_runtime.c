@@ -69,10 +69,10 @@ static void look_up_by_name_only(const struct extension_env *env)
  * where the kernel has huge pages.  Untouched, the heap costs no memory,
  * and without huge pages it works as before.
  *
- * glibc serves an allocation from the heap below M_MMAP_THRESHOLD only,
- * and refuses thresholds above 32 MiB on 64-bit systems.
+ * glibc serves an allocation from the heap below M_MMAP_THRESHOLD only:
+ * the threshold is raised above anything the child allocates.
  */
-#define MMAP_THRESHOLD_MAX (32u << 20)
+#define CHILD_MMAP_THRESHOLD (32u << 20)
 #define DEFAULT_MMAP_THRESHOLD (128u << 10)
 #define DEFAULT_TRIM_THRESHOLD (128u << 10)
 #define CHILD_HEAP (24u << 20)
@@ -86,7 +86,7 @@ static void heap_on_huge_pages(void)
 	uintptr_t start, end;
 	void *p;
 
-	if (!mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX) || !mallopt(M_TRIM_THRESHOLD, 2 * CHILD_HEAP))
+	if (!mallopt(M_MMAP_THRESHOLD, CHILD_MMAP_THRESHOLD) || !mallopt(M_TRIM_THRESHOLD, 2 * CHILD_HEAP))
 		return;
 	p = malloc(CHILD_HEAP);
 	if (!p)
