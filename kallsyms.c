@@ -1443,21 +1443,30 @@ static void memo_add(struct lazy_names *lz, const char *module, const char *name
 	lz->nr_memo++;
 }
 
+/* The address of the kernel's symbol @index, read from the dump (an error is reported). */
+static int kernel_address(const struct kallsyms *ks, uint32_t index, uint64_t *addr)
+{
+	struct raw_address raw;
+	int err = read_raw_address(ks->lazy, index, &raw);
+
+	if (!err)
+		*addr = decode_address(&ks->lazy->t, ks->encoding, index, raw);
+	return err;
+}
+
 /* Remembers what a pass found of the kernel's symbols @names: index[i] for names[i]. */
 static int memo_kernel_answers(const struct kallsyms *ks, const char *const *names, const int64_t *index,
 			       size_t nr)
 {
-	struct lazy_names *lz = ks->lazy;
 	int err = 0;
 
 	for (size_t i = 0; i < nr && !err; i++) {
-		struct raw_address raw;
+		uint64_t addr = 0;
 
 		if (index[i] >= 0)
-			err = read_raw_address(lz, (uint32_t)index[i], &raw);
+			err = kernel_address(ks, (uint32_t)index[i], &addr);
 		if (!err)
-			memo_add(lz, "vmlinux", names[i], index[i] >= 0,
-				 index[i] >= 0 ? decode_address(&lz->t, ks->encoding, (uint32_t)index[i], raw) : 0);
+			memo_add(ks->lazy, "vmlinux", names[i], index[i] >= 0, addr);
 	}
 	return err;
 }
@@ -1518,7 +1527,6 @@ static bool lazy_kernel_lookup(const struct kallsyms *ks, const char *name, uint
 {
 	struct lazy_names *lz = ks->lazy;
 	const struct lazy_answer *memo = memo_find(lz, "vmlinux", name);
-	struct raw_address raw;
 	int64_t index;
 	bool found;
 
@@ -1528,9 +1536,7 @@ static bool lazy_kernel_lookup(const struct kallsyms *ks, const char *name, uint
 	}
 	if (scan_names(lz, &name, 1, &index))
 		return false;
-	found = index >= 0 && !read_raw_address(lz, (uint32_t)index, &raw);
-	if (found)
-		*addr = decode_address(&lz->t, ks->encoding, (uint32_t)index, raw);
+	found = index >= 0 && !kernel_address(ks, (uint32_t)index, addr);
 	if (index < 0 || found)
 		memo_add(lz, "vmlinux", name, found, found ? *addr : 0);
 	return found;
