@@ -211,6 +211,15 @@ static void elf_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_
 	}
 }
 
+static void elf_drop_buffers(struct dump_input *in)
+{
+	struct elf_input *ei = in->priv;
+
+	free(ei->window);
+	ei->window = NULL;
+	ei->window_len = 0;
+}
+
 static void elf_close(struct dump_input *in)
 {
 	struct elf_input *ei = in->priv;
@@ -228,6 +237,7 @@ static const struct input_ops elf_ops = {
 	.read_page = elf_read_page,
 	.file_offset = elf_file_offset,
 	.clear_missing = elf_clear_missing,
+	.drop_buffers = elf_drop_buffers,
 	.close = elf_close,
 };
 

@@ -154,6 +154,8 @@ void extension_runtime_begin(const struct extension_env *env, const char *name,
 {
 	memset(&runtime, 0, sizeof(runtime));
 	heap_on_huge_pages();
+	/* Without memory for new ones the inherited buffers serve, only slower. */
+	memory_renew_buffers(env->mem);
 	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
 	look_up_by_name_only(env);
 	runtime.env = env;

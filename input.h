@@ -49,6 +49,12 @@ struct input_ops {
 	 */
 	void (*clear_missing)(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
 			      uint8_t *bitmap);
+	/*
+	 * Optional: lets go of the buffers that reads write to, for new ones
+	 * to be allocated when next needed.  A forked child calls it: writing
+	 * to buffers it inherited costs a copy-on-write fault per page.
+	 */
+	void (*drop_buffers)(struct dump_input *in);
 	void (*close)(struct dump_input *in);
 };
 

@@ -47,6 +47,22 @@ static int read_phys_cb(void *ctx, uint64_t paddr, void *buf, size_t len)
 	return mem_read_phys(ctx, paddr, buf, len);
 }
 
+/* New buffers for the page cache, which forgets what it held. */
+static int renew_page_cache(struct memory *mem)
+{
+	unsigned char *buffers = malloc((size_t)PAGE_CACHE_SLOTS * mem->page_size);
+
+	if (!buffers)
+		return -ENOMEM;
+	free(mem->page_buffers);
+	mem->page_buffers = buffers;
+	for (size_t i = 0; i < PAGE_CACHE_SLOTS; i++) {
+		mem->pages[i].pfn = INVALID_TAG;
+		mem->pages[i].data = buffers + i * mem->page_size;
+	}
+	return 0;
+}
+
 int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct vmcoreinfo *vi,
 		struct memory **out)
 {
@@ -65,15 +81,9 @@ int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct
 	mem->arch = arch;
 	mem->page_size = in->page_size;
 	mem->page_shift = (unsigned int)__builtin_ctz(in->page_size);
-	mem->page_buffers = malloc((size_t)PAGE_CACHE_SLOTS * in->page_size);
-	if (!mem->page_buffers) {
-		err = -ENOMEM;
+	err = renew_page_cache(mem);
+	if (err)
 		goto fail;
-	}
-	for (size_t i = 0; i < PAGE_CACHE_SLOTS; i++) {
-		mem->pages[i].pfn = INVALID_TAG;
-		mem->pages[i].data = mem->page_buffers + i * in->page_size;
-	}
 	for (size_t i = 0; i < TLB_SLOTS; i++)
 		mem->tlb[i].vpage = INVALID_TAG;
 
@@ -87,6 +97,13 @@ int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct
 fail:
 	memory_close(mem);
 	return err;
+}
+
+int memory_renew_buffers(struct memory *mem)
+{
+	if (mem->in->ops->drop_buffers)
+		mem->in->ops->drop_buffers(mem->in);
+	return renew_page_cache(mem);
 }
 
 void memory_close(struct memory *mem)

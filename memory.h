@@ -21,6 +21,15 @@ int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct
 void memory_close(struct memory *mem);
 
 /*
+ * Gives the reader buffers allocated now: the page cache's (what they held
+ * is forgotten) and the input's.  A forked child calls it first: writing
+ * to the buffers it inherited would cost a copy-on-write fault per page,
+ * new ones come from its own heap.  Returns -ENOMEM, the page cache's old
+ * buffers kept, when there is no memory.
+ */
+int memory_renew_buffers(struct memory *mem);
+
+/*
  * Each returns 0 or a negative errno: -MDF_EEXCLUDED, -MDF_ENOTDUMPED and
  * -MDF_EUNMAPPED say why the bytes are not available; callers name what
  * they were reading when they report it.  No partial results are valid.
