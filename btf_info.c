@@ -272,22 +272,29 @@ static int take_parsed(struct btf_unit *unit, struct btf *btf)
  * map lacks the name), so split BTF is parsed the one other way libbpf
  * offers, btf__parse_raw_split, from an anonymous in-memory file.  The
  * file is filled a piece at a time: libbpf makes its own copies, and one
- * more of ours would only add to the memory the run keeps.
+ * more of ours would only add to the memory the run keeps.  The piece is
+ * on the heap, not the stack: an extension's child has its heap on huge
+ * pages, and 64 KiB more of stack would cost a page fault per page.
  */
+#define SPLIT_BTF_PIECE (64u << 10)
+
 static int new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf *base)
 {
-	char path[64], piece[64 << 10];
-	int fd = memfd_create("module-btf", MFD_CLOEXEC), err = 0;
+	char path[64], *piece = malloc(SPLIT_BTF_PIECE);
+	int fd = -1, err = 0;
 
+	if (!piece)
+		return -ENOMEM;
+	fd = memfd_create("module-btf", MFD_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
 		msg_error("%s: cannot make a file for its BTF: %s", unit->name, strerror(errno));
-		return err;
+		goto out;
 	}
 	for (uint32_t done = 0, len; done < unit->data_size && !err; done += len) {
 		ssize_t written;
 
-		len = unit->data_size - done < sizeof(piece) ? unit->data_size - done : sizeof(piece);
+		len = unit->data_size - done < SPLIT_BTF_PIECE ? unit->data_size - done : SPLIT_BTF_PIECE;
 		err = read_raw_btf(bi, unit, done, piece, len);
 		if (err)
 			break;
@@ -300,7 +307,10 @@ static int new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (!err)
 		err = take_parsed(unit, btf__parse_raw_split(path, base));
-	close(fd);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(piece);
 	return err;
 }
 
