@@ -7,12 +7,10 @@
  * Failed reads are not cached: the error is reported to each caller.
  * Bulk reads (BTF, symbol tables: megabytes) bypass the page cache: a run of whole,
  * physically contiguous pages that the input holds in one piece is read
- * in one call, or mapped from the file in place (mem_map_virt).
+ * in one call.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "memory.h"
 #include "message.h"
@@ -241,33 +239,6 @@ static int read_page_run(struct memory *mem, uint64_t vaddr, unsigned char *dst,
 	if (!err)
 		*done = pages << mem->page_shift;
 	return err;
-}
-
-int mem_map_virt(struct memory *mem, uint64_t vaddr, size_t len, struct mem_mapping *m)
-{
-	uint64_t start = vaddr & ~(uint64_t)(mem->page_size - 1), offset;
-	size_t span = (size_t)((vaddr - start + len + mem->page_size - 1) & ~(uint64_t)(mem->page_size - 1));
-	size_t pages;
-	void *base;
-	int err = page_run(mem, start, span >> mem->page_shift, &pages, &offset);
-
-	/* Past the file's real end a mapping would fault (SIGBUS): a truncated dump is read instead. */
-	if (err || pages << mem->page_shift != span || offset % (uint64_t)sysconf(_SC_PAGESIZE) ||
-	    offset + span > mem->in->file_size)
-		return err ? err : -EAGAIN;
-	/* Mapped whole at once: the callers read it all, and a fault per 16 pages costs more. */
-	base = mmap(NULL, span, PROT_READ, MAP_PRIVATE | MAP_POPULATE, mem->in->fd, (off_t)offset);
-	if (base == MAP_FAILED)
-		return -EAGAIN;
-	*m = (struct mem_mapping){ .base = base, .len = span, .data = (char *)base + (vaddr - start) };
-	return 0;
-}
-
-void mem_unmap(struct mem_mapping *m)
-{
-	if (m->base)
-		munmap(m->base, m->len);
-	m->base = NULL;
 }
 
 int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)

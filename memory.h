@@ -37,20 +37,6 @@ int memory_renew_buffers(struct memory *mem);
 int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len);
 int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len);
 
-/*
- * Bytes of the dump seen in place, read-only, without a copy: the file
- * mapped where it holds [@vaddr, @vaddr + @len) whole and in a row (an
- * ELF dump's segment, /proc/vmcore among them).  -EAGAIN when it cannot
- * be mapped so: the caller reads the bytes instead.  m->data is valid
- * until mem_unmap().
- */
-struct mem_mapping {
-	void *base;
-	size_t len;
-	const void *data;
-};
-int mem_map_virt(struct memory *mem, uint64_t vaddr, size_t len, struct mem_mapping *m);
-void mem_unmap(struct mem_mapping *m);
 int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr);
 /*
  * Translates through the page tables whose top level is at physical
