@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -509,6 +510,7 @@ static int collect(int fd, pid_t pid, const struct extension_options *opt, const
 	struct message_body body = { 0 };
 	struct timespec deadline;
 	char why[MAX_TEXT + 128] = "";
+	struct rusage usage;
 	int err, status;
 
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
@@ -542,7 +544,9 @@ static int collect(int fd, pid_t pid, const struct extension_options *opt, const
 		describe_end(pid, err, opt->timeout, why, sizeof(why));
 		goto failed;
 	}
-	waitpid(pid, &status, 0);
+	if (wait4(pid, &status, 0, &usage) == pid)
+		out->child_cpu_ms = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+				    (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
 	check_body(&h, &body, env, why, sizeof(why));
 	if (why[0])
 		goto failed;
@@ -576,9 +580,11 @@ static int run_one(const char *path, const char *name, const struct extension_op
 		   const struct extension_env *env, struct extension_outcome *out,
 		   struct pfn_ranges *keep, struct pfn_ranges *discard)
 {
+	struct timespec start, end;
 	int fds[2], err;
 	pid_t pid;
 
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		msg_error("cannot create a pipe for extension %s: %s", path, strerror(errno));
 		return -errno;
@@ -599,6 +605,8 @@ static int run_one(const char *path, const char *name, const struct extension_op
 	close(fds[1]);
 	err = collect(fds[0], pid, opt, env, out, keep, discard);
 	close(fds[0]);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+	out->parent_cpu_ms = (end.tv_sec - start.tv_sec) * 1e3 + (end.tv_nsec - start.tv_nsec) / 1e6;
 	return err;
 }
 
@@ -611,12 +619,15 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 	char **names = NULL;
 	size_t count = 0;
 	bool prepared = false;
+	struct timespec start, end;
+	double children_ms = 0;
 	struct stat st;
 	int err;
 
 	memset(results, 0, sizeof(*results));
 	if (opt->disabled)
 		return 0;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
 	err = list_extensions(dir, &names, &count);
 	if (err) {
 		msg_warn("cannot read the extensions directory %s: %s; no extension runs", dir,
@@ -668,16 +679,24 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 		err = run_one(path, o->name, opt, env, o, keep, discard);
 		if (err)
 			goto out;
-		if (o->ok)
+		if (o->ok) {
 			msg_info("Loaded extension: %s", path);
-		else
+			msg_debug("extension %s: %.1f ms of CPU in its process, %.1f ms in makedumpfile's",
+				  o->name, o->child_cpu_ms, o->parent_cpu_ms);
+		} else
 			msg_warn("extension %s failed: %s; its page ranges are dropped", path, o->problem);
+		children_ms += o->child_cpu_ms;
 	}
 	pfn_ranges_merge(keep);
 	pfn_ranges_merge(discard);
 out:
 	if (prepared)
 		extension_runtime_finish(env);
+	if (results->count) {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+		msg_debug("extensions: %.1f ms of CPU in their processes, %.1f ms in makedumpfile's", children_ms,
+			  (end.tv_sec - start.tv_sec) * 1e3 + (end.tv_nsec - start.tv_nsec) / 1e6);
+	}
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);
 	free(names);

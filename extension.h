@@ -72,6 +72,8 @@ struct extension_outcome {
 	uint64_t discard_pages;  /* registered, before merging with the others */
 	uint64_t keep_pages;
 	uint64_t erase_bytes;    /* asked to be erased */
+	double child_cpu_ms;     /* CPU time of its process, when it reported */
+	double parent_cpu_ms;    /* CPU time makedumpfile spent starting it and reading its report */
 };
 
 struct extension_results {

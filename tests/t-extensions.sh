@@ -29,6 +29,10 @@ for guest in 6.1-kdump 6.1-qemu 7.2-qemu; do
 		>"$WORK/$t-discard.out" 2>&1; then
 		grep -q "^Loaded extension: $anon/labprobe_anon.so$" "$WORK/$t-discard.out" ||
 			fail "$t-loaded-message" "no 'Loaded extension' line"
+		# The CPU its process took is what wait4 gave back: never nothing.  bench/extcost.py reads the total.
+		grep -Eq "^extension labprobe_anon: ([1-9][0-9]*\.[0-9]|0\.[1-9]) ms of CPU in its process, [0-9]+\.[0-9] ms in makedumpfile's$" \
+			"$WORK/$t-discard.out" && grep -Eq "^extensions: [0-9]+\.[0-9] ms of CPU in their processes, [0-9]+\.[0-9] ms in makedumpfile's$" \
+			"$WORK/$t-discard.out" || fail "$t-cpu-message" "no line with the CPU time of labprobe_anon's process"
 		check "$t-discard" $CHECK "$WORK/base.kdump" "$WORK/anon.kdump" --markers "$markers" \
 			--kind anon --removed --report "$WORK/$t-discard.out"
 	else
