@@ -84,7 +84,9 @@ fi
 # The GPU buffer filters and the user-stack keeper (extensions/): each one's
 # own cost over an extension that reads one word of the dump (what any
 # extension pays first), as a share of the whole job (target: 5% or less),
-# and the time its scan says it took; then the three together, as a
+# the same measured where it is spent (its process and makedumpfile's part
+# in running it: steadier than the difference of two whole jobs), and the
+# time its scan says it took; then the three together, as a
 # distribution installs them, where the symbol table and vmlinux's BTF are
 # read once for all three.
 EXT=$(dirname "$TOOLS")/extensions
