@@ -576,11 +576,20 @@ out:
 	return err;
 }
 
+/* This thread's CPU time since @start, in milliseconds. */
+static double cpu_ms_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+	return (now.tv_sec - start->tv_sec) * 1e3 + (now.tv_nsec - start->tv_nsec) / 1e6;
+}
+
 static int run_one(const char *path, const char *name, const struct extension_options *opt,
 		   const struct extension_env *env, struct extension_outcome *out,
 		   struct pfn_ranges *keep, struct pfn_ranges *discard)
 {
-	struct timespec start, end;
+	struct timespec start;
 	int fds[2], err;
 	pid_t pid;
 
@@ -605,8 +614,7 @@ static int run_one(const char *path, const char *name, const struct extension_op
 	close(fds[1]);
 	err = collect(fds[0], pid, opt, env, out, keep, discard);
 	close(fds[0]);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
-	out->parent_cpu_ms = (end.tv_sec - start.tv_sec) * 1e3 + (end.tv_nsec - start.tv_nsec) / 1e6;
+	out->parent_cpu_ms = cpu_ms_since(&start);
 	return err;
 }
 
@@ -619,7 +627,7 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 	char **names = NULL;
 	size_t count = 0;
 	bool prepared = false;
-	struct timespec start, end;
+	struct timespec start;
 	double children_ms = 0;
 	struct stat st;
 	int err;
@@ -692,11 +700,9 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 out:
 	if (prepared)
 		extension_runtime_finish(env);
-	if (results->count) {
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+	if (results->count)
 		msg_debug("extensions: %.1f ms of CPU in their processes, %.1f ms in makedumpfile's", children_ms,
-			  (end.tv_sec - start.tv_sec) * 1e3 + (end.tv_nsec - start.tv_nsec) / 1e6);
-	}
+			  cpu_ms_since(&start));
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);
 	free(names);
