@@ -47,7 +47,8 @@ struct elf_segment {
 struct elf_input {
 	struct elf_segment *segments;
 	size_t nr_segments;
-	unsigned char *window;
+	struct io_buffer window;
+	bool forked;              /* a child: its new window comes from its heap */
 	uint64_t window_offset;   /* file offset of window[0] */
 	size_t window_len;
 	size_t ahead;             /* the size of the next window */
@@ -80,25 +81,25 @@ static int read_whole_page(struct dump_input *in, struct elf_input *ei, const st
 
 	ei->next_offset = offset + in->page_size;
 	if (offset >= ei->window_offset && offset + in->page_size <= ei->window_offset + ei->window_len) {
-		memcpy(buf, ei->window + (offset - ei->window_offset), in->page_size);
+		memcpy(buf, ei->window.data + (offset - ei->window_offset), in->page_size);
 		return 0;
 	}
 	if (!sequential) {
 		ei->ahead = READ_AHEAD_MIN;
 		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 	}
-	if (!ei->window && !(ei->window = malloc(READ_AHEAD_MAX)))
+	if (!ei->window.data && io_buffer_get(&ei->window, READ_AHEAD_MAX, !ei->forked))
 		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 	ei->window_len = seg_file_end - offset < ei->ahead ? (size_t)(seg_file_end - offset) : ei->ahead;
 	if (ei->ahead < READ_AHEAD_MAX)
 		ei->ahead *= 2;
 	ei->window_offset = offset;
-	err = input_pread(in, ei->window, ei->window_len, offset, "a PT_LOAD segment");
+	err = input_pread(in, ei->window.data, ei->window_len, offset, "a PT_LOAD segment");
 	if (err) {
 		ei->window_len = 0;
 		return err;
 	}
-	memcpy(buf, ei->window, in->page_size);
+	memcpy(buf, ei->window.data, in->page_size);
 	return 0;
 }
 
@@ -215,8 +216,8 @@ static void elf_drop_buffers(struct dump_input *in)
 {
 	struct elf_input *ei = in->priv;
 
-	free(ei->window);
-	ei->window = NULL;
+	io_buffer_forget(&ei->window);
+	ei->forked = true;
 	ei->window_len = 0;
 }
 
@@ -226,7 +227,7 @@ static void elf_close(struct dump_input *in)
 
 	if (ei) {
 		free(ei->segments);
-		free(ei->window);
+		io_buffer_free(&ei->window);
 	}
 	free(ei);
 	in->priv = NULL;

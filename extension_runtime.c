@@ -149,13 +149,16 @@ void extension_runtime_finish(const struct extension_env *env)
 	heap_back_to_defaults();
 }
 
-void extension_runtime_begin(const struct extension_env *env, const char *name,
-			     const struct extension_arg *args, size_t nr_args)
+int extension_runtime_begin(const struct extension_env *env, const char *name,
+			    const struct extension_arg *args, size_t nr_args)
 {
+	int err;
+
 	memset(&runtime, 0, sizeof(runtime));
 	heap_on_huge_pages();
-	/* Without memory for new ones the inherited buffers serve, only slower. */
-	memory_renew_buffers(env->mem);
+	err = memory_renew_buffers(env->mem);
+	if (err)
+		return err;
 	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
 	look_up_by_name_only(env);
 	runtime.env = env;
@@ -164,6 +167,7 @@ void extension_runtime_begin(const struct extension_env *env, const char *name,
 	runtime.args = args;
 	runtime.nr_args = nr_args;
 	erase_set_init(&runtime.erase, env->page_size, env->max_pfn);
+	return 0;
 }
 
 struct mdf_extension *extension_runtime_handle(void)

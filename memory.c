@@ -37,7 +37,7 @@ struct memory {
 	unsigned int page_shift;
 	struct page_slot pages[PAGE_CACHE_SLOTS];
 	struct tlb_slot tlb[TLB_SLOTS];
-	unsigned char *page_buffers;
+	struct io_buffer page_buffers;
 };
 
 static int read_phys_cb(void *ctx, uint64_t paddr, void *buf, size_t len)
@@ -45,20 +45,16 @@ static int read_phys_cb(void *ctx, uint64_t paddr, void *buf, size_t len)
 	return mem_read_phys(ctx, paddr, buf, len);
 }
 
-/* New buffers for the page cache, which forgets what it held. */
-static int renew_page_cache(struct memory *mem)
+/* Buffers for the page cache, which forgets what it held: a forked child's come from its heap. */
+static int new_page_cache(struct memory *mem, bool forked)
 {
-	unsigned char *buffers = malloc((size_t)PAGE_CACHE_SLOTS * mem->page_size);
+	int err = io_buffer_get(&mem->page_buffers, (size_t)PAGE_CACHE_SLOTS * mem->page_size, !forked);
 
-	if (!buffers)
-		return -ENOMEM;
-	free(mem->page_buffers);
-	mem->page_buffers = buffers;
 	for (size_t i = 0; i < PAGE_CACHE_SLOTS; i++) {
 		mem->pages[i].pfn = INVALID_TAG;
-		mem->pages[i].data = buffers + i * mem->page_size;
+		mem->pages[i].data = err ? NULL : mem->page_buffers.data + i * mem->page_size;
 	}
-	return 0;
+	return err;
 }
 
 int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct vmcoreinfo *vi,
@@ -79,7 +75,7 @@ int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct
 	mem->arch = arch;
 	mem->page_size = in->page_size;
 	mem->page_shift = (unsigned int)__builtin_ctz(in->page_size);
-	err = renew_page_cache(mem);
+	err = new_page_cache(mem, false);
 	if (err)
 		goto fail;
 	for (size_t i = 0; i < TLB_SLOTS; i++)
@@ -101,7 +97,8 @@ int memory_renew_buffers(struct memory *mem)
 {
 	if (mem->in->ops->drop_buffers)
 		mem->in->ops->drop_buffers(mem->in);
-	return renew_page_cache(mem);
+	io_buffer_forget(&mem->page_buffers);
+	return new_page_cache(mem, true);
 }
 
 void memory_close(struct memory *mem)
@@ -110,7 +107,7 @@ void memory_close(struct memory *mem)
 		return;
 	if (mem->arch_state)
 		mem->arch->free(mem->arch_state);
-	free(mem->page_buffers);
+	io_buffer_free(&mem->page_buffers);
 	free(mem);
 }
 

@@ -21,11 +21,10 @@ int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct
 void memory_close(struct memory *mem);
 
 /*
- * Gives the reader buffers allocated now: the page cache's (what they held
- * is forgotten) and the input's.  A forked child calls it first: writing
- * to the buffers it inherited would cost a copy-on-write fault per page,
- * new ones come from its own heap.  Returns -ENOMEM, the page cache's old
- * buffers kept, when there is no memory.
+ * A forked child calls it first: the reader's buffers (the page cache's,
+ * the input's) stayed with the parent (struct io_buffer), new ones come
+ * from the child's own heap.  Returns -ENOMEM when there is no memory for
+ * them: the reader must not be used then.
  */
 int memory_renew_buffers(struct memory *mem);
 
