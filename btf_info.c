@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "btf_info.h"
+#include "huge_heap.h"
 #include "kallsyms.h"
 #include "kernel_list.h"
 #include "memory.h"
@@ -318,13 +319,24 @@ out:
  * vmlinux's BTF, whole: libbpf parses it from a copy of its own, so the
  * bytes are read into a buffer let go at once.  Megabytes, and fresh
  * memory costs a page fault per page (in a VM about 10 µs each, 15 ms for
- * 6.1's 4 MiB), so the buffer is placed on huge page boundaries and asks
- * for transparent huge pages, a fault per 2 MiB where the kernel has them.
- * Mapping the dump file instead costs more in a VM that shadows page
- * tables, where a process's first touch of each 4 KiB page of the mapping
- * is an exit (2 ms for 6.1's BTF in an extension's child; 1 by reading).
+ * 6.1's 4 MiB), so the buffer lies on huge pages: on the heap where it is
+ * on huge pages (huge_heap.h), which then serves the allocations that
+ * follow from the buffer's space (a huge page fewer in an extension's
+ * child); else on a mapping of its own, placed on huge page boundaries
+ * and asking for transparent huge pages, a fault per 2 MiB where the
+ * kernel has them.  Mapping the dump file instead costs more in a VM that
+ * shadows page tables, where a process's first touch of each 4 KiB page
+ * of the mapping is an exit (2 ms for 6.1's BTF in an extension's child;
+ * 1 by reading).
  */
 #define HUGE_PAGE (2u << 20)
+
+static int parse_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit, char *data)
+{
+	int err = read_raw_btf(bi, unit, 0, data, unit->data_size);
+
+	return err ? err : take_parsed(unit, btf__new(data, unit->data_size));
+}
 
 static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 {
@@ -332,15 +344,19 @@ static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 	char *region, *data;
 	int err;
 
+	if (huge_heap_active()) {
+		data = malloc(unit->data_size);
+		err = data ? parse_vmlinux_btf(bi, unit, data) : -ENOMEM;
+		free(data);
+		return err;
+	}
 	region = mmap(NULL, span + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (region == MAP_FAILED)
 		return -ENOMEM;
 	data = (char *)(((uintptr_t)region + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
 	/* Only a hint: without huge pages the buffer is as good. */
 	madvise(data, span, MADV_HUGEPAGE);
-	err = read_raw_btf(bi, unit, 0, data, unit->data_size);
-	if (!err)
-		err = take_parsed(unit, btf__new(data, unit->data_size));
+	err = parse_vmlinux_btf(bi, unit, data);
 	munmap(region, span + HUGE_PAGE);
 	return err;
 }

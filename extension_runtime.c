@@ -7,9 +7,7 @@
  * runs a single extension, and the parent never calls them.
  */
 #include <ctype.h>
-#include <malloc.h>
 #include <stdint.h>
-#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +17,7 @@
 #include "erase_info.h"
 #include "extension.h"
 #include "extension_runtime.h"
+#include "huge_heap.h"
 #include "kallsyms.h"
 #include "makedumpfile-extension.h"
 #include "mem_map.h"
@@ -58,66 +57,6 @@ static void look_up_by_name_only(const struct extension_env *env)
 }
 
 /*
- * An extension's child loads megabytes of symbols and types into fresh
- * memory (libbpf's own copy of vmlinux's BTF is 4 MB).  Fresh memory costs
- * a page fault per 4 KiB page, 10-15 µs each in a VM, and under shadow
- * paging (PVM) every first touch of a 4 KiB page costs an exit too, even
- * prefaulted: loading vmlinux's BTF took 15-20 ms on 4 KiB pages and
- * 3 ms on transparent huge pages.  So the child's heap is grown at once
- * by CHILD_HEAP, asked for huge pages, and its free space made to start on
- * a huge page boundary, where libbpf's copy then lands: a fault per 2 MiB
- * where the kernel has huge pages.  Untouched, the heap costs no memory,
- * and without huge pages it works as before.
- *
- * glibc serves an allocation from the heap below M_MMAP_THRESHOLD only:
- * the threshold is raised above anything the child allocates.
- */
-#define CHILD_MMAP_THRESHOLD (32u << 20)
-#define DEFAULT_MMAP_THRESHOLD (128u << 10)
-#define DEFAULT_TRIM_THRESHOLD (128u << 10)
-#define CHILD_HEAP (24u << 20)
-#define HUGE_PAGE (2u << 20)
-/* glibc's chunk header before each allocation, and its chunk alignment. */
-#define CHUNK_HEADER sizeof(size_t)
-#define CHUNK_ALIGN 16u
-
-static void heap_on_huge_pages(void)
-{
-	uintptr_t start, end;
-	void *p;
-
-	if (!mallopt(M_MMAP_THRESHOLD, CHILD_MMAP_THRESHOLD) || !mallopt(M_TRIM_THRESHOLD, 2 * CHILD_HEAP))
-		return;
-	p = malloc(CHILD_HEAP);
-	if (!p)
-		return;
-	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	end = ((uintptr_t)p + CHILD_HEAP) & ~(uintptr_t)(HUGE_PAGE - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-	free(p);
-	/*
-	 * The heap's free space starts at p again: a block up to the boundary,
-	 * never freed (the child exits), moves it to start.
-	 */
-	if (start - (uintptr_t)p >= CHUNK_ALIGN + CHUNK_HEADER) {
-		void *pad = malloc(start - (uintptr_t)p - CHUNK_HEADER);
-
-		/* Taken from a free block left by the parent rather than from p: no use. */
-		if (pad != p)
-			free(pad);
-	}
-}
-
-/* glibc's own settings again, and the heap's free top given back. */
-static void heap_back_to_defaults(void)
-{
-	mallopt(M_MMAP_THRESHOLD, DEFAULT_MMAP_THRESHOLD);
-	mallopt(M_TRIM_THRESHOLD, DEFAULT_TRIM_THRESHOLD);
-	malloc_trim(0);
-}
-
-/*
  * What every child would read the same way is read here once: the kernel's
  * symbol table opened by name, vmlinux's BTF (on huge pages, as in a child)
  * and where the modules are.  A module's BTF stays for the children that
@@ -135,7 +74,7 @@ int extension_runtime_prepare(const struct extension_env *env)
 		msg_warn("extensions will find no kernel symbols");
 		return 0;
 	}
-	heap_on_huge_pages();
+	huge_heap_begin();
 	if (symbols_btf(env->symbols, &btf) || btf_info_scope_btf(btf, "vmlinux", &vmlinux))
 		msg_warn("extensions will have no type information (BTF)");
 	else if (symbols_module_kallsyms(env->symbols, &ks))
@@ -146,7 +85,7 @@ int extension_runtime_prepare(const struct extension_env *env)
 void extension_runtime_finish(const struct extension_env *env)
 {
 	symbols_release_btf(env->symbols);
-	heap_back_to_defaults();
+	huge_heap_end();
 }
 
 int extension_runtime_begin(const struct extension_env *env, const char *name,
@@ -155,7 +94,7 @@ int extension_runtime_begin(const struct extension_env *env, const char *name,
 	int err;
 
 	memset(&runtime, 0, sizeof(runtime));
-	heap_on_huge_pages();
+	huge_heap_begin();
 	err = memory_renew_buffers(env->mem);
 	if (err)
 		return err;

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * An extension's child loads megabytes of symbols and types into fresh
+ * memory (libbpf's own copy of vmlinux's BTF is 4 MB).  Fresh memory costs
+ * a page fault per 4 KiB page, 10-15 µs each in a VM, and under shadow
+ * paging (PVM) every first touch of a 4 KiB page costs an exit too, even
+ * prefaulted: loading vmlinux's BTF took 15-20 ms on 4 KiB pages and
+ * 3 ms on transparent huge pages.  So the heap is grown at once by
+ * HUGE_HEAP, asked for huge pages, and its free space made to start on a
+ * huge page boundary, where the big buffers then land: a fault per 2 MiB
+ * where the kernel has huge pages.  Untouched, the heap costs no memory,
+ * and without huge pages it works as before.
+ *
+ * glibc serves an allocation from the heap below M_MMAP_THRESHOLD only:
+ * the threshold is raised above anything such a process allocates.  The
+ * setting is the process's, as malloc()'s are: so is this module's state.
+ */
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "huge_heap.h"
+
+#define HUGE_HEAP_MMAP_THRESHOLD (32u << 20)
+#define DEFAULT_MMAP_THRESHOLD (128u << 10)
+#define DEFAULT_TRIM_THRESHOLD (128u << 10)
+#define HUGE_HEAP (24u << 20)
+#define HUGE_PAGE (2u << 20)
+/* glibc's chunk header before each allocation, and its chunk alignment. */
+#define CHUNK_HEADER sizeof(size_t)
+#define CHUNK_ALIGN 16u
+
+static bool active;
+
+void huge_heap_begin(void)
+{
+	uintptr_t start, end;
+	void *p;
+
+	if (!mallopt(M_MMAP_THRESHOLD, HUGE_HEAP_MMAP_THRESHOLD) || !mallopt(M_TRIM_THRESHOLD, 2 * HUGE_HEAP))
+		return;
+	active = true;
+	p = malloc(HUGE_HEAP);
+	if (!p)
+		return;
+	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	end = ((uintptr_t)p + HUGE_HEAP) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	free(p);
+	/*
+	 * The heap's free space starts at p again: a block up to the boundary,
+	 * never freed (a child exits; the parent keeps a few bytes), moves it
+	 * to start.
+	 */
+	if (start - (uintptr_t)p >= CHUNK_ALIGN + CHUNK_HEADER) {
+		void *pad = malloc(start - (uintptr_t)p - CHUNK_HEADER);
+
+		/* Taken from a free block left by the parent rather than from p: no use. */
+		if (pad != p)
+			free(pad);
+	}
+}
+
+void huge_heap_end(void)
+{
+	active = false;
+	mallopt(M_MMAP_THRESHOLD, DEFAULT_MMAP_THRESHOLD);
+	mallopt(M_TRIM_THRESHOLD, DEFAULT_TRIM_THRESHOLD);
+	malloc_trim(0);
+}
+
+bool huge_heap_active(void)
+{
+	return active;
+}
