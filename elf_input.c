@@ -38,8 +38,9 @@ struct elf_segment {
  * ahead in one call, so that a dump costs a read per window, not per page.
  * The window starts small and doubles while the reads stay sequential, so
  * that a short run of pages (a structure read by an extension) does not
- * cost a large read.  Scattered reads (page tables, symbol tables) read
- * what they ask.
+ * cost a large read, and its buffer grows with it: an extension's child
+ * does not take a megabyte of fresh memory for a few pages.  Scattered
+ * reads (page tables, symbol tables) read what they ask.
  */
 #define READ_AHEAD_MIN (64u << 10)
 #define READ_AHEAD_MAX (1u << 20)
@@ -88,9 +89,14 @@ static int read_whole_page(struct dump_input *in, struct elf_input *ei, const st
 		ei->ahead = READ_AHEAD_MIN;
 		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 	}
-	if (!ei->window.data && io_buffer_get(&ei->window, READ_AHEAD_MAX, !ei->forked))
-		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 	ei->window_len = seg_file_end - offset < ei->ahead ? (size_t)(seg_file_end - offset) : ei->ahead;
+	if (ei->window.len < ei->window_len) {
+		io_buffer_free(&ei->window);
+		if (io_buffer_get(&ei->window, ei->ahead, !ei->forked)) {
+			ei->window_len = 0;
+			return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
+		}
+	}
 	if (ei->ahead < READ_AHEAD_MAX)
 		ei->ahead *= 2;
 	ei->window_offset = offset;
