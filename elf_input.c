@@ -38,8 +38,8 @@ struct elf_segment {
  * ahead in one call, so that a dump costs a read per window, not per page.
  * The window starts small and doubles while the reads stay sequential, so
  * that a short run of pages (a structure read by an extension) does not
- * cost a large read, and its buffer grows with it: an extension's child
- * does not take a megabyte of fresh memory for a few pages.  Scattered
+ * cost a large read; in an extension's child its buffer grows with it,
+ * rather than take a megabyte of the heap for a few pages.  Scattered
  * reads (page tables, symbol tables) read what they ask.
  */
 #define READ_AHEAD_MIN (64u << 10)
@@ -90,9 +90,13 @@ static int read_whole_page(struct dump_input *in, struct elf_input *ei, const st
 		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 	}
 	ei->window_len = seg_file_end - offset < ei->ahead ? (size_t)(seg_file_end - offset) : ei->ahead;
+	/*
+	 * A mapping of the largest window costs nothing until read into; a
+	 * forked child's window comes from its heap, as large as it reads.
+	 */
 	if (ei->window.len < ei->window_len) {
 		io_buffer_free(&ei->window);
-		if (io_buffer_get(&ei->window, ei->ahead, !ei->forked)) {
+		if (io_buffer_get(&ei->window, ei->forked ? ei->ahead : READ_AHEAD_MAX, !ei->forked)) {
 			ei->window_len = 0;
 			return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 		}
