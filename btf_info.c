@@ -320,9 +320,10 @@ out:
  * bytes are read into a buffer let go at once.  Megabytes, and fresh
  * memory costs a page fault per page (in a VM about 10 µs each, 15 ms for
  * 6.1's 4 MiB), so the buffer lies on huge pages: on the heap where it is
- * on huge pages (huge_heap.h), which then serves the allocations that
- * follow from the buffer's space (a huge page fewer in an extension's
- * child); else on a mapping of its own, placed on huge page boundaries
+ * on huge pages and no child inherits it (huge_heap.h), which then serves
+ * the allocations that follow from the buffer's space (a huge page fewer
+ * in an extension's child; a child writing into it would copy it a page
+ * at a time); else on a mapping of its own, placed on huge page boundaries
  * and asking for transparent huge pages, a fault per 2 MiB where the
  * kernel has them.  Mapping the dump file instead costs more in a VM that
  * shadows page tables, where a process's first touch of each 4 KiB page
@@ -344,7 +345,7 @@ static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 	char *region, *data;
 	int err;
 
-	if (huge_heap_active()) {
+	if (huge_heap_for_passing_buffers()) {
 		data = malloc(unit->data_size);
 		err = data ? parse_vmlinux_btf(bi, unit, data) : -ENOMEM;
 		free(data);

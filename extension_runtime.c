@@ -74,7 +74,7 @@ int extension_runtime_prepare(const struct extension_env *env)
 		msg_warn("extensions will find no kernel symbols");
 		return 0;
 	}
-	huge_heap_begin();
+	huge_heap_begin(true);
 	if (symbols_btf(env->symbols, &btf) || btf_info_scope_btf(btf, "vmlinux", &vmlinux))
 		msg_warn("extensions will have no type information (BTF)");
 	else if (symbols_module_kallsyms(env->symbols, &ks))
@@ -94,7 +94,7 @@ int extension_runtime_begin(const struct extension_env *env, const char *name,
 	int err;
 
 	memset(&runtime, 0, sizeof(runtime));
-	huge_heap_begin();
+	huge_heap_begin(false);
 	err = memory_renew_buffers(env->mem);
 	if (err)
 		return err;

@@ -31,9 +31,9 @@
 #define CHUNK_HEADER sizeof(size_t)
 #define CHUNK_ALIGN 16u
 
-static bool active;
+static bool active, forking;
 
-void huge_heap_begin(void)
+void huge_heap_begin(bool forks)
 {
 	uintptr_t start, end;
 	void *p;
@@ -41,6 +41,7 @@ void huge_heap_begin(void)
 	if (!mallopt(M_MMAP_THRESHOLD, HUGE_HEAP_MMAP_THRESHOLD) || !mallopt(M_TRIM_THRESHOLD, 2 * HUGE_HEAP))
 		return;
 	active = true;
+	forking = forks;
 	p = malloc(HUGE_HEAP);
 	if (!p)
 		return;
@@ -71,7 +72,7 @@ void huge_heap_end(void)
 	malloc_trim(0);
 }
 
-bool huge_heap_active(void)
+bool huge_heap_for_passing_buffers(void)
 {
-	return active;
+	return active && !forking;
 }

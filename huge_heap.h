@@ -9,14 +9,19 @@
 
 #include <stdbool.h>
 
-/* Grows the heap, asks huge pages for it and has malloc() serve even megabytes from it. */
-void huge_heap_begin(void);
+/*
+ * Grows the heap, asks huge pages for it and has malloc() serve even
+ * megabytes from it.  @forks: children will inherit the heap (and write
+ * into its free space, at a copy per page).
+ */
+void huge_heap_begin(bool forks);
 /* glibc's own settings again, the heap's free top given back. */
 void huge_heap_end(void);
 /*
- * Whether malloc() now serves a buffer of megabytes from the heap on huge
- * pages, where its space is used again once freed.
+ * Whether a buffer of megabytes, freed at once, is best taken from the
+ * heap now: it is on huge pages, and its space serves this process's
+ * next allocations rather than children's.
  */
-bool huge_heap_active(void);
+bool huge_heap_for_passing_buffers(void);
 
 #endif
