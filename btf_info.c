@@ -317,48 +317,22 @@ out:
 
 /*
  * vmlinux's BTF, whole: libbpf parses it from a copy of its own, so the
- * bytes are read into a buffer let go at once.  Megabytes, and fresh
- * memory costs a page fault per page (in a VM about 10 µs each, 15 ms for
- * 6.1's 4 MiB), so the buffer lies on huge pages: on the heap where it is
- * on huge pages and no child inherits it (huge_heap.h), which then serves
- * the allocations that follow from the buffer's space (a huge page fewer
- * in an extension's child; a child writing into it would copy it a page
- * at a time); else on a mapping of its own, placed on huge page boundaries
- * and asking for transparent huge pages, a fault per 2 MiB where the
- * kernel has them.  Mapping the dump file instead costs more in a VM that
+ * bytes are read into a buffer let go at once, megabytes on huge pages
+ * (huge_heap.h).  Mapping the dump file instead costs more in a VM that
  * shadows page tables, where a process's first touch of each 4 KiB page
  * of the mapping is an exit (2 ms for 6.1's BTF in an extension's child;
  * 1 by reading).
  */
-#define HUGE_PAGE (2u << 20)
-
-static int parse_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit, char *data)
-{
-	int err = read_raw_btf(bi, unit, 0, data, unit->data_size);
-
-	return err ? err : take_parsed(unit, btf__new(data, unit->data_size));
-}
-
 static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 {
-	size_t span = ((size_t)unit->data_size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-	char *region, *data;
-	int err;
+	struct huge_buffer buf;
+	int err = huge_buffer_get(&buf, unit->data_size);
 
-	if (huge_heap_for_passing_buffers()) {
-		data = malloc(unit->data_size);
-		err = data ? parse_vmlinux_btf(bi, unit, data) : -ENOMEM;
-		free(data);
-		return err;
-	}
-	region = mmap(NULL, span + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (region == MAP_FAILED)
-		return -ENOMEM;
-	data = (char *)(((uintptr_t)region + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	/* Only a hint: without huge pages the buffer is as good. */
-	madvise(data, span, MADV_HUGEPAGE);
-	err = parse_vmlinux_btf(bi, unit, data);
-	munmap(region, span + HUGE_PAGE);
+	if (!err)
+		err = read_raw_btf(bi, unit, 0, buf.data, unit->data_size);
+	if (!err)
+		err = take_parsed(unit, btf__new(buf.data, unit->data_size));
+	huge_buffer_free(&buf);
 	return err;
 }
 

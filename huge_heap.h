@@ -8,6 +8,7 @@
 #define MDF_HUGE_HEAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Grows the heap, asks huge pages for it and has malloc() serve even
@@ -17,11 +18,20 @@
 void huge_heap_begin(bool forks);
 /* glibc's own settings again, the heap's free top given back. */
 void huge_heap_end(void);
+/* A buffer of megabytes on huge pages, let go soon after it is filled. */
+struct huge_buffer {
+	char *data;
+	void *region;             /* its own mapping, NULL when on the heap */
+	size_t region_len;
+};
+
 /*
- * Whether a buffer of megabytes, freed at once, is best taken from the
- * heap now: it is on huge pages, and its space serves this process's
- * next allocations rather than children's.
+ * On the heap where it is on huge pages and no child will inherit it (its
+ * space then serves the allocations that follow); else on a mapping of
+ * its own on huge page boundaries.  -ENOMEM.
  */
-bool huge_heap_for_passing_buffers(void);
+int huge_buffer_get(struct huge_buffer *buf, size_t len);
+/* Harmless on a buffer huge_buffer_get() failed to give. */
+void huge_buffer_free(struct huge_buffer *buf);
 
 #endif
