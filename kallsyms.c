@@ -1271,6 +1271,45 @@ static bool better_match(int64_t best, char best_type, char type)
 }
 
 /*
+ * A name's key: the first KEY_CHARS characters of the name proper (after
+ * the type letter), a byte each in a word, zeros past a shorter name's end.
+ */
+#define KEY_CHARS 4
+#define KEY_FILTER_BITS 12
+
+static uint32_t name_key(const char *name)
+{
+	uint32_t key = 0;
+
+	for (size_t i = 0; i < KEY_CHARS && name[i]; i++)
+		key |= (uint32_t)(unsigned char)name[i] << (8 * i);
+	return key;
+}
+
+static uint32_t key_slot(uint32_t key)
+{
+	return (key * 0x9e3779b1u) >> (32 - KEY_FILTER_BITS);
+}
+
+/*
+ * The key of an entry of @len tokens, from the first 8 characters of each
+ * token (@head, zero-padded): only the tokens that spell its first
+ * KEY_CHARS + 1 characters are looked at.
+ */
+static uint32_t entry_key(const struct tokens *tok, const uint64_t *head, const unsigned char *code,
+			  size_t len)
+{
+	uint64_t word = 0;
+	size_t have = 0;
+
+	for (size_t j = 0; j < len && have <= KEY_CHARS; j++) {
+		word |= head[code[j]] << (8 * have);
+		have += tok->len[code[j]];
+	}
+	return (uint32_t)(word >> 8);
+}
+
+/*
  * One pass over kallsyms_names: index[k] becomes the preferred symbol
  * named names[k] (NUL-terminated, at most MAX_SCAN_NAMES of them), or -1.
  */
@@ -1280,19 +1319,13 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 	unsigned char codes[KSYM_NAME_LEN];
 	char name[KSYM_NAME_LEN + MAX_TOKEN_LEN], best_type[MAX_SCAN_NAMES] = { 0 };
 	size_t lens[MAX_SCAN_NAMES];
+	uint32_t keys[MAX_SCAN_NAMES];
 	/*
-	 * Bit k of can_start: the token can begin a symbol named names[k] (a
-	 * type letter, then a prefix of the name); of can_follow: the token
-	 * can follow a lone type letter (it is a prefix of the name).
+	 * Nearly every entry is ruled out by the key of its first characters,
+	 * decoded from a token or two and looked up in a bitmap of the keys
+	 * asked; the few left by comparing as they are decoded.
 	 */
-	uint32_t can_start[NR_TOKENS] = { 0 }, can_follow[NR_TOKENS] = { 0 };
-	/*
-	 * Bit k of fits[len]: an entry of len tokens (the type letter's
-	 * included) can spell names[k], each token being 1 to longest_token
-	 * characters long.  Short names rule out most entries by length alone.
-	 */
-	uint32_t fits[KSYM_NAME_LEN] = { 0 };
-	size_t longest_token = 1;
+	uint64_t head[NR_TOKENS] = { 0 }, key_filter[(1u << KEY_FILTER_BITS) / 64] = { 0 };
 	int err = 0;
 
 	s.buf = malloc((size_t)mem_page_size(lz->mem) * STREAM_PAGES);
@@ -1301,28 +1334,18 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 	for (size_t k = 0; k < nr; k++) {
 		index[k] = -1;
 		lens[k] = strnlen(names[k], KSYM_NAME_LEN);
+		keys[k] = name_key(names[k]);
+		key_filter[key_slot(keys[k]) / 64] |= 1ull << (key_slot(keys[k]) % 64);
 	}
-	for (int code = 0; code < NR_TOKENS; code++)
-		if (lz->tok.len[code] > longest_token)
-			longest_token = lz->tok.len[code];
-	for (size_t len = 1; len < KSYM_NAME_LEN; len++)
-		for (size_t k = 0; k < nr; k++)
-			if (len <= lens[k] + 1 && len * longest_token >= lens[k] + 1)
-				fits[len] |= 1u << k;
 	for (int code = 0; code < NR_TOKENS; code++) {
 		const char *token = lz->tok.table + lz->tok.index[code];
-		size_t len = lz->tok.len[code];
 
-		for (size_t k = 0; k < nr && len; k++) {
-			if (len - 1 <= lens[k] && !memcmp(token + 1, names[k], len - 1))
-				can_start[code] |= 1u << k;
-			if (len <= lens[k] && !memcmp(token, names[k], len))
-				can_follow[code] |= 1u << k;
-		}
+		for (size_t c = 0; c < lz->tok.len[code] && c < 8; c++)
+			head[code] |= (uint64_t)(unsigned char)token[c] << (8 * c);
 	}
 	for (uint32_t i = 0; i < lz->count && !err; i++) {
 		const unsigned char *code = codes;
-		uint32_t alive;
+		uint32_t alive = 0, key, slot;
 		size_t len, out = 0;
 
 		/*
@@ -1331,12 +1354,12 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 		 */
 		if (s.len - s.pos >= 3) {
 			const unsigned char *entry = s.buf + s.pos;
-			size_t head = entry[0] & 0x80 ? 2 : 1;
+			size_t head_len = entry[0] & 0x80 ? 2 : 1;
 
-			len = head == 2 ? (size_t)(entry[0] & 0x7f) | ((size_t)entry[1] << 7) : entry[0];
-			if (len && len < KSYM_NAME_LEN && s.len - s.pos >= head + len) {
-				code = entry + head;
-				s.pos += head + len;
+			len = head_len == 2 ? (size_t)(entry[0] & 0x7f) | ((size_t)entry[1] << 7) : entry[0];
+			if (len && len < KSYM_NAME_LEN && s.len - s.pos >= head_len + len) {
+				code = entry + head_len;
+				s.pos += head_len + len;
 			}
 		}
 		if (code == codes) {
@@ -1346,10 +1369,12 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 			if (err)
 				break;
 		}
-		/* Most symbols are ruled out by their length and first token or two, undecoded. */
-		alive = can_start[code[0]] & fits[len];
-		if (alive && lz->tok.len[code[0]] == 1 && len > 1)
-			alive &= can_follow[code[1]];
+		key = entry_key(&lz->tok, head, code, len);
+		slot = key_slot(key);
+		if (key_filter[slot / 64] & (1ull << (slot % 64)))
+			for (size_t k = 0; k < nr; k++)
+				if (keys[k] == key)
+					alive |= 1u << k;
 		/* name[0] is the type letter, the name proper follows. */
 		for (size_t j = 0; j < len && alive; j++) {
 			size_t from = out;
