@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "huge_heap.h"
 
@@ -36,17 +37,27 @@ static bool active, forking;
 
 void huge_heap_begin(bool forks)
 {
-	uintptr_t start, end;
+	uintptr_t start, end, touched;
 	void *p;
 
 	if (!mallopt(M_MMAP_THRESHOLD, HUGE_HEAP_MMAP_THRESHOLD) || !mallopt(M_TRIM_THRESHOLD, 2 * HUGE_HEAP))
 		return;
 	active = true;
 	forking = forks;
+	/*
+	 * The heap's pages below its current end may be mapped (a child
+	 * inherits them): 2 MiB with a single 4 KiB page mapped is never
+	 * given a huge page, so the huge part starts past them.  With it
+	 * starting any lower, 1 run in 4 took ~420 faults more, and twice the
+	 * time, to read vmlinux's BTF.
+	 */
+	touched = (uintptr_t)sbrk(0);
 	p = malloc(HUGE_HEAP);
 	if (!p)
 		return;
-	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (touched < (uintptr_t)p || touched == (uintptr_t)-1)
+		touched = (uintptr_t)p;
+	start = (touched + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
 	end = ((uintptr_t)p + HUGE_HEAP) & ~(uintptr_t)(HUGE_PAGE - 1);
 	if (end > start)
 		madvise((void *)start, end - start, MADV_HUGEPAGE);
