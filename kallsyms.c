@@ -1332,10 +1332,13 @@ static int scan_names(const struct lazy_names *lz, const char *const *names, siz
 	if (!s.buf)
 		return -ENOMEM;
 	for (size_t k = 0; k < nr; k++) {
+		uint32_t slot;
+
 		index[k] = -1;
 		lens[k] = strnlen(names[k], KSYM_NAME_LEN);
 		keys[k] = name_key(names[k]);
-		key_filter[key_slot(keys[k]) / 64] |= 1ull << (key_slot(keys[k]) % 64);
+		slot = key_slot(keys[k]);
+		key_filter[slot / 64] |= 1ull << (slot % 64);
 	}
 	for (int code = 0; code < NR_TOKENS; code++) {
 		const char *token = lz->tok.table + lz->tok.index[code];
