@@ -50,7 +50,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c zlib_encoder_$(ZLIB_ENCODER).c compress_pool.c \
 	dump_file.c elf_segments.c elf_writer.c split.c reassemble.c printk.c mem_usage.c kcore_input.c \
 	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c mem_map.c page_scan.c erase_info.c kdump_writer.c report.c \
-	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c huge_heap.c walkers.c \
+	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c walkers.c \
 	erase_apply.c erase_config.c eraseinfo.c elf_notes.c
 MAIN_SRCS := makedumpfile.c
 

@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include "btf_info.h"
-#include "huge_heap.h"
 #include "kallsyms.h"
 #include "kernel_list.h"
 #include "memory.h"
@@ -273,9 +272,7 @@ static int take_parsed(struct btf_unit *unit, struct btf *btf)
  * map lacks the name), so split BTF is parsed the one other way libbpf
  * offers, btf__parse_raw_split, from an anonymous in-memory file.  The
  * file is filled a piece at a time: libbpf makes its own copies, and one
- * more of ours would only add to the memory the run keeps.  The piece is
- * on the heap, not the stack: an extension's child has its heap on huge
- * pages, and 64 KiB more of stack would cost a page fault per page.
+ * more of ours would only add to the memory the run keeps.
  */
 #define SPLIT_BTF_PIECE (64u << 10)
 
@@ -315,24 +312,15 @@ out:
 	return err;
 }
 
-/*
- * vmlinux's BTF, whole: libbpf parses it from a copy of its own, so the
- * bytes are read into a buffer let go at once, megabytes on huge pages
- * (huge_heap.h).  Mapping the dump file instead costs more in a VM that
- * shadows page tables, where a process's first touch of each 4 KiB page
- * of the mapping is an exit (2 ms for 6.1's BTF in an extension's child;
- * 1 by reading).
- */
+/* vmlinux's BTF, whole: libbpf parses it from a copy of its own, so ours goes at once. */
 static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 {
-	struct huge_buffer buf;
-	int err = huge_buffer_get(&buf, unit->data_size);
+	void *raw = malloc(unit->data_size);
+	int err = raw ? read_raw_btf(bi, unit, 0, raw, unit->data_size) : -ENOMEM;
 
 	if (!err)
-		err = read_raw_btf(bi, unit, 0, buf.data, unit->data_size);
-	if (!err)
-		err = take_parsed(unit, btf__new(buf.data, unit->data_size));
-	huge_buffer_free(&buf);
+		err = take_parsed(unit, btf__new(raw, unit->data_size));
+	free(raw);
 	return err;
 }
 

@@ -36,23 +36,16 @@ struct elf_segment {
  * Pages are mostly read in ascending order (the page scan, the writer):
  * after two consecutive pages, the following ones come from a window read
  * ahead in one call, so that a dump costs a read per window, not per page.
- * The window starts small and doubles while the reads stay sequential, so
- * that a short run of pages (a structure read by an extension) does not
- * cost a large read; in an extension's child its buffer grows with it,
- * rather than take a megabyte of the heap for a few pages.  Scattered
- * reads (page tables, symbol tables) read what they ask.
+ * Scattered reads (page tables, symbol tables) read what they ask.
  */
-#define READ_AHEAD_MIN (64u << 10)
-#define READ_AHEAD_MAX (1u << 20)
+#define READ_AHEAD (1u << 20)
 
 struct elf_input {
 	struct elf_segment *segments;
 	size_t nr_segments;
-	struct io_buffer window;
-	bool forked;              /* a child: its new window comes from its heap */
+	unsigned char *window;    /* READ_AHEAD bytes, allocated on first use */
 	uint64_t window_offset;   /* file offset of window[0] */
 	size_t window_len;
-	size_t ahead;             /* the size of the next window */
 	uint64_t next_offset;     /* where a sequential reader reads next */
 };
 
@@ -82,34 +75,19 @@ static int read_whole_page(struct dump_input *in, struct elf_input *ei, const st
 
 	ei->next_offset = offset + in->page_size;
 	if (offset >= ei->window_offset && offset + in->page_size <= ei->window_offset + ei->window_len) {
-		memcpy(buf, ei->window.data + (offset - ei->window_offset), in->page_size);
+		memcpy(buf, ei->window + (offset - ei->window_offset), in->page_size);
 		return 0;
 	}
-	if (!sequential) {
-		ei->ahead = READ_AHEAD_MIN;
+	if (!sequential || (!ei->window && !(ei->window = malloc(READ_AHEAD))))
 		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
-	}
-	ei->window_len = seg_file_end - offset < ei->ahead ? (size_t)(seg_file_end - offset) : ei->ahead;
-	/*
-	 * A mapping of the largest window costs nothing until read into; a
-	 * forked child's window comes from its heap, as large as it reads.
-	 */
-	if (ei->window.len < ei->window_len) {
-		io_buffer_free(&ei->window);
-		if (io_buffer_get(&ei->window, ei->forked ? ei->ahead : READ_AHEAD_MAX, !ei->forked)) {
-			ei->window_len = 0;
-			return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
-		}
-	}
-	if (ei->ahead < READ_AHEAD_MAX)
-		ei->ahead *= 2;
+	ei->window_len = seg_file_end - offset < READ_AHEAD ? (size_t)(seg_file_end - offset) : READ_AHEAD;
 	ei->window_offset = offset;
-	err = input_pread(in, ei->window.data, ei->window_len, offset, "a PT_LOAD segment");
+	err = input_pread(in, ei->window, ei->window_len, offset, "a PT_LOAD segment");
 	if (err) {
 		ei->window_len = 0;
 		return err;
 	}
-	memcpy(buf, ei->window.data, in->page_size);
+	memcpy(buf, ei->window, in->page_size);
 	return 0;
 }
 
@@ -222,22 +200,13 @@ static void elf_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_
 	}
 }
 
-static void elf_drop_buffers(struct dump_input *in)
-{
-	struct elf_input *ei = in->priv;
-
-	io_buffer_forget(&ei->window);
-	ei->forked = true;
-	ei->window_len = 0;
-}
-
 static void elf_close(struct dump_input *in)
 {
 	struct elf_input *ei = in->priv;
 
 	if (ei) {
 		free(ei->segments);
-		io_buffer_free(&ei->window);
+		free(ei->window);
 	}
 	free(ei);
 	in->priv = NULL;
@@ -248,7 +217,6 @@ static const struct input_ops elf_ops = {
 	.read_page = elf_read_page,
 	.file_offset = elf_file_offset,
 	.clear_missing = elf_clear_missing,
-	.drop_buffers = elf_drop_buffers,
 	.close = elf_close,
 };
 
@@ -344,7 +312,6 @@ int elf_input_open(struct dump_input *in)
 	ei = calloc(1, sizeof(*ei));
 	if (!ei)
 		return -ENOMEM;
-	ei->ahead = READ_AHEAD_MIN;
 	in->priv = ei;
 	in->ops = &elf_ops;
 

@@ -274,10 +274,8 @@ static void run_child(int fd, const char *path, const char *name, const struct e
 
 	for (size_t i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
 		signal(fault_signals[i], SIG_DFL);
-	h.status = extension_runtime_begin(env, name, opt->args, opt->nr_args);
-	if (h.status) {
-		snprintf(text, sizeof(text), "its process has no memory to read the dump with");
-	} else if (!(handle = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+	extension_runtime_begin(env, name, opt->args, opt->nr_args);
+	if (!(handle = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
 		h.status = -ENOEXEC;
 		snprintf(text, sizeof(text), "cannot load it: %s", dlerror());
 	} else {

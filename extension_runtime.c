@@ -17,7 +17,6 @@
 #include "erase_info.h"
 #include "extension.h"
 #include "extension_runtime.h"
-#include "huge_heap.h"
 #include "kallsyms.h"
 #include "makedumpfile-extension.h"
 #include "mem_map.h"
@@ -58,8 +57,7 @@ static void look_up_by_name_only(const struct extension_env *env)
 
 /*
  * What every child would read the same way is read here once: the kernel's
- * symbol table opened by name, vmlinux's BTF (on huge pages, as in a child)
- * and where the modules are.  A module's BTF stays for the children that
+ * symbol table opened by name, vmlinux's BTF and where the modules are.  A module's BTF stays for the children that
  * ask it.  extension_runtime_finish() lets the BTF go again: the parent
  * runs on without it.
  */
@@ -74,7 +72,6 @@ int extension_runtime_prepare(const struct extension_env *env)
 		msg_warn("extensions will find no kernel symbols");
 		return 0;
 	}
-	huge_heap_begin(true);
 	if (symbols_btf(env->symbols, &btf) || btf_info_scope_btf(btf, "vmlinux", &vmlinux))
 		msg_warn("extensions will have no type information (BTF)");
 	else if (symbols_module_kallsyms(env->symbols, &ks))
@@ -85,19 +82,12 @@ int extension_runtime_prepare(const struct extension_env *env)
 void extension_runtime_finish(const struct extension_env *env)
 {
 	symbols_release_btf(env->symbols);
-	huge_heap_end();
 }
 
-int extension_runtime_begin(const struct extension_env *env, const char *name,
-			    const struct extension_arg *args, size_t nr_args)
+void extension_runtime_begin(const struct extension_env *env, const char *name,
+			     const struct extension_arg *args, size_t nr_args)
 {
-	int err;
-
 	memset(&runtime, 0, sizeof(runtime));
-	huge_heap_begin(false);
-	err = memory_renew_buffers(env->mem);
-	if (err)
-		return err;
 	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
 	look_up_by_name_only(env);
 	runtime.env = env;
@@ -106,7 +96,6 @@ int extension_runtime_begin(const struct extension_env *env, const char *name,
 	runtime.args = args;
 	runtime.nr_args = nr_args;
 	erase_set_init(&runtime.erase, env->page_size, env->max_pfn);
-	return 0;
 }
 
 struct mdf_extension *extension_runtime_handle(void)

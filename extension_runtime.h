@@ -19,9 +19,9 @@ struct pfn_ranges;
 int extension_runtime_prepare(const struct extension_env *env);
 /* In the parent, after those children: lets go of what they shared. */
 void extension_runtime_finish(const struct extension_env *env);
-/* In a child, before the extension is loaded: -ENOMEM when the dump cannot be read for want of memory. */
-int extension_runtime_begin(const struct extension_env *env, const char *name,
-			    const struct extension_arg *args, size_t nr_args);
+/* In a child, before the extension is loaded. */
+void extension_runtime_begin(const struct extension_env *env, const char *name,
+			     const struct extension_arg *args, size_t nr_args);
 /* The handle given to mdf_extension_init(). */
 struct mdf_extension *extension_runtime_handle(void);
 /* The ranges the extension registered, and what it asked to erase. */

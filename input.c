@@ -6,43 +6,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
 #include "message.h"
-
-int io_buffer_get(struct io_buffer *buf, size_t len, bool own_mapping)
-{
-	void *data;
-
-	if (own_mapping) {
-		data = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (data == MAP_FAILED)
-			return -ENOMEM;
-		/* Only a saving: a child that inherits the buffer lets it go unused. */
-		madvise(data, len, MADV_DONTFORK);
-	} else if (!(data = malloc(len))) {
-		return -ENOMEM;
-	}
-	*buf = (struct io_buffer){ data, len, own_mapping };
-	return 0;
-}
-
-void io_buffer_free(struct io_buffer *buf)
-{
-	if (buf->mapped)
-		munmap(buf->data, buf->len);
-	else
-		free(buf->data);
-	*buf = (struct io_buffer){ 0 };
-}
-
-void io_buffer_forget(struct io_buffer *buf)
-{
-	*buf = (struct io_buffer){ 0 };
-}
 
 int input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what)
 {

@@ -49,12 +49,6 @@ struct input_ops {
 	 */
 	void (*clear_missing)(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
 			      uint8_t *bitmap);
-	/*
-	 * Optional: for a forked child, which has not got the buffers that
-	 * reads write to (struct io_buffer): forgets them, for new ones to
-	 * come from its heap when next needed.
-	 */
-	void (*drop_buffers)(struct dump_input *in);
 	void (*close)(struct dump_input *in);
 };
 
@@ -125,28 +119,5 @@ const struct phys_range *input_find_range(const struct dump_input *in, uint64_t 
 
 /* Reads exactly @len bytes at @offset; a short read is -EIO with a message. */
 int input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what);
-
-/*
- * A buffer that reads of the dump fill.  The process that writes the dump
- * maps its buffers apart and keeps them out of an extension's child
- * (MADV_DONTFORK): fork() then copies none of their pages, and the reads
- * that follow it cost no write fault per page that the child shared.  The
- * child, which has not got them, forgets them and takes new ones from its
- * heap (on huge pages there).
- */
-struct io_buffer {
-	unsigned char *data;
-	size_t len;
-	bool mapped;
-};
-
-/* A buffer of @len bytes: mapped apart (@own_mapping) or from the heap.  -ENOMEM. */
-int io_buffer_get(struct io_buffer *buf, size_t len, bool own_mapping);
-void io_buffer_free(struct io_buffer *buf);
-/*
- * A forked child's: drops the buffer without touching it, as it is not
- * there (mapped) or its freeing would only copy a page (heap).
- */
-void io_buffer_forget(struct io_buffer *buf);
 
 #endif

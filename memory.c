@@ -3,12 +3,11 @@
  * The memory reader.  Kernel structures are read a few bytes at a time and
  * page-table walks touch the same upper-level tables again and again, so
  * small direct-mapped caches sit in front of the input: one of whole
- * pages by frame number, and of virtual-to-physical translations one per
- * 4 KiB page and one per 2 MiB of large mappings.
+ * pages by frame number, one of virtual-to-physical translations by page.
  * Failed reads are not cached: the error is reported to each caller.
- * Bulk reads (BTF, symbol tables: megabytes) bypass the page cache: a run of whole,
- * physically contiguous pages that the input holds in one piece is read
- * in one call.
+ * Bulk reads (BTF, symbol tables: megabytes) bypass the page cache: a run
+ * of whole, physically contiguous pages that the input holds in one piece
+ * is read in one call.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +16,11 @@
 #include "message.h"
 
 /*
- * An extension walking tasks, VMAs and module lists reads some 130
- * distinct pages, page tables among them: with 64 slots, conflicts made it
- * read 55 of them again (186 reads of 4 KiB instead of 137).  Slots cost
- * memory only once used.
+ * Walks of tasks, VMAs and module lists read a hundred or more distinct
+ * pages, page tables among them; slots cost memory only once used.
  */
 #define PAGE_CACHE_SLOTS 256
 #define TLB_SLOTS 512
-/*
- * Translations that the page tables make with 2 MiB or 1 GiB pages (the
- * kernel's direct map, where slab objects live) are also kept per 2 MiB:
- * an extension's walk of tasks and VMAs touches a new 4 KiB page at almost
- * every object, and walked the page tables for 1,571 of 2,077 translations.
- */
-#define LARGE_SLOTS 512
-#define LARGE_SHIFT 21
 #define INVALID_TAG UINT64_MAX
 
 struct page_slot {
@@ -44,12 +33,6 @@ struct tlb_slot {
 	uint64_t ppage;
 };
 
-/* Both addresses are of 2 MiB boundaries. */
-struct large_slot {
-	uint64_t vbase;
-	uint64_t pbase;
-};
-
 struct memory {
 	struct dump_input *in;
 	const struct arch_ops *arch;
@@ -58,25 +41,12 @@ struct memory {
 	unsigned int page_shift;
 	struct page_slot pages[PAGE_CACHE_SLOTS];
 	struct tlb_slot tlb[TLB_SLOTS];
-	struct large_slot large[LARGE_SLOTS];
-	struct io_buffer page_buffers;
+	unsigned char *page_data;     /* PAGE_CACHE_SLOTS pages */
 };
 
 static int read_phys_cb(void *ctx, uint64_t paddr, void *buf, size_t len)
 {
 	return mem_read_phys(ctx, paddr, buf, len);
-}
-
-/* Buffers for the page cache, which forgets what it held: a forked child's come from its heap. */
-static int new_page_cache(struct memory *mem, bool forked)
-{
-	int err = io_buffer_get(&mem->page_buffers, (size_t)PAGE_CACHE_SLOTS * mem->page_size, !forked);
-
-	for (size_t i = 0; i < PAGE_CACHE_SLOTS; i++) {
-		mem->pages[i].pfn = INVALID_TAG;
-		mem->pages[i].data = err ? NULL : mem->page_buffers.data + i * mem->page_size;
-	}
-	return err;
 }
 
 int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct vmcoreinfo *vi,
@@ -97,13 +67,17 @@ int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct
 	mem->arch = arch;
 	mem->page_size = in->page_size;
 	mem->page_shift = (unsigned int)__builtin_ctz(in->page_size);
-	err = new_page_cache(mem, false);
-	if (err)
+	mem->page_data = malloc((size_t)PAGE_CACHE_SLOTS * mem->page_size);
+	if (!mem->page_data) {
+		err = -ENOMEM;
 		goto fail;
+	}
+	for (size_t i = 0; i < PAGE_CACHE_SLOTS; i++) {
+		mem->pages[i].pfn = INVALID_TAG;
+		mem->pages[i].data = mem->page_data + i * mem->page_size;
+	}
 	for (size_t i = 0; i < TLB_SLOTS; i++)
 		mem->tlb[i].vpage = INVALID_TAG;
-	for (size_t i = 0; i < LARGE_SLOTS; i++)
-		mem->large[i].vbase = INVALID_TAG;
 
 	reader.read = read_phys_cb;
 	reader.ctx = mem;
@@ -117,21 +91,13 @@ fail:
 	return err;
 }
 
-int memory_renew_buffers(struct memory *mem)
-{
-	if (mem->in->ops->drop_buffers)
-		mem->in->ops->drop_buffers(mem->in);
-	io_buffer_forget(&mem->page_buffers);
-	return new_page_cache(mem, true);
-}
-
 void memory_close(struct memory *mem)
 {
 	if (!mem)
 		return;
 	if (mem->arch_state)
 		mem->arch->free(mem->arch_state);
-	io_buffer_free(&mem->page_buffers);
+	free(mem->page_data);
 	free(mem);
 }
 
@@ -191,31 +157,18 @@ int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len)
 
 int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr)
 {
-	const uint64_t large_mask = (1ull << LARGE_SHIFT) - 1;
-	uint64_t vpage = vaddr >> mem->page_shift, found, size = 0;
+	uint64_t vpage = vaddr >> mem->page_shift, found;
 	struct tlb_slot *slot = &mem->tlb[vpage % TLB_SLOTS];
-	struct large_slot *large = &mem->large[(vaddr >> LARGE_SHIFT) % LARGE_SLOTS];
 	int err;
 
-	if (slot->vpage == vpage) {
-		*paddr = (slot->ppage << mem->page_shift) | (vaddr & (mem->page_size - 1));
-		return 0;
-	}
-	if (large->vbase == (vaddr & ~large_mask)) {
-		*paddr = large->pbase | (vaddr & large_mask);
-		return 0;
-	}
-	err = mem->arch->vtop(mem->arch_state, vaddr & ~(uint64_t)(mem->page_size - 1), &found, &size);
-	if (err)
-		return err;
-	if (size > large_mask) {
-		large->vbase = vaddr & ~large_mask;
-		large->pbase = found - (vaddr & large_mask & ~(uint64_t)(mem->page_size - 1));
-	} else {
+	if (slot->vpage != vpage) {
+		err = mem->arch->vtop(mem->arch_state, vaddr & ~(uint64_t)(mem->page_size - 1), &found, NULL);
+		if (err)
+			return err;
 		slot->vpage = vpage;
 		slot->ppage = found >> mem->page_shift;
 	}
-	*paddr = found | (vaddr & (mem->page_size - 1));
+	*paddr = (slot->ppage << mem->page_shift) | (vaddr & (mem->page_size - 1));
 	return 0;
 }
 

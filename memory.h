@@ -21,14 +21,6 @@ int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct
 void memory_close(struct memory *mem);
 
 /*
- * A forked child calls it first: the reader's buffers (the page cache's,
- * the input's) stayed with the parent (struct io_buffer), new ones come
- * from the child's own heap.  Returns -ENOMEM when there is no memory for
- * them: the reader must not be used then.
- */
-int memory_renew_buffers(struct memory *mem);
-
-/*
  * Each returns 0 or a negative errno: -MDF_EEXCLUDED, -MDF_ENOTDUMPED and
  * -MDF_EUNMAPPED say why the bytes are not available; callers name what
  * they were reading when they report it.  No partial results are valid.
