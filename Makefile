@@ -4,6 +4,7 @@
 # make demo       build, generate a sample dump and filter it (-d 31 -l)
 # make check      build and run every test (ends with "N passed, N failed")
 # make check SANITIZE=1   the same under AddressSanitizer and UBSan
+# make layering  check that #includes run down the layers (part of make check)
 # make bench      benchmarks against upstream makedumpfile
 # make extensions build extensions/*.c and eppic_scripts/*.c
 # make install    DESTDIR, PREFIX, EXTENSIONDIR, EPPICDIR, MANDIR as usual
@@ -20,9 +21,9 @@ EXTENSIONDIR ?= /usr/lib64/makedumpfile/extensions
 EPPICDIR ?= /usr/lib64/makedumpfile/eppic_scripts
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
-VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' makedumpfile.h)
+VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' util/version.h)
 
-CPPFLAGS += -D_GNU_SOURCE -I. -DEXTENSION_DIR='"$(EXTENSIONDIR)"'
+CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"'
 # -c's encoder: ISA-L where Debian packages it, else libdeflate (zlib_encoder.h).
 ZLIB_ENCODER ?= $(if $(shell pkg-config --exists libisal 2>/dev/null && echo yes),isal,libdeflate)
 ifeq ($(ZLIB_ENCODER),isal)
@@ -47,11 +48,12 @@ endif
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
-CORE_SRCS := message.c vmcoreinfo.c input.c elf_input.c kdump_input.c flat.c codec.c zlib_encoder_$(ZLIB_ENCODER).c compress_pool.c \
-	dump_file.c elf_segments.c elf_writer.c split.c reassemble.c printk.c mem_usage.c kcore_input.c \
-	memory.c arch/arch.c arch/x86_64.c kallsyms.c outfile.c mem_map.c page_scan.c erase_info.c kdump_writer.c report.c \
-	kernel_list.c btf_info.c symbols.c extension.c extension_runtime.c extension_compat.c walkers.c \
-	erase_apply.c erase_config.c eraseinfo.c elf_notes.c
+# The layers, lowest first (make layering checks that includes follow
+# this order); the compatibility surface for extensions is the top level's.
+LAYERS := util codec input arch memory kernel scan erase extension output
+COMPAT_SRCS := kallsyms.c btf_info.c erase_info.c extension.c
+CORE_SRCS := $(filter-out codec/zlib_encoder_%.c,$(foreach layer,$(LAYERS),$(wildcard $(layer)/*.c))) \
+	codec/zlib_encoder_$(ZLIB_ENCODER).c $(COMPAT_SRCS)
 MAIN_SRCS := makedumpfile.c
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
@@ -60,28 +62,28 @@ MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 TEST_TOOLS := $(BUILD)/tests/failio.so $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(BUILD)/tests/erasetool $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
-.PHONY: all check bench clean tests demo extensions install uninstall
+.PHONY: all check bench clean tests demo extensions install uninstall layering
 all: $(BIN)
 
-# Extensions call into the executable: export their API (extension.syms).
-$(BIN): $(MAIN_OBJS) $(CORE_OBJS) extension.syms
-	$(CC) $(ALL_LDFLAGS) -Wl,--dynamic-list=extension.syms -o $@ $(MAIN_OBJS) $(CORE_OBJS) $(LIBS)
+# Extensions call into the executable: export their API (extension/exports.syms).
+$(BIN): $(MAIN_OBJS) $(CORE_OBJS) extension/exports.syms
+	$(CC) $(ALL_LDFLAGS) -Wl,--dynamic-list=extension/exports.syms -o $@ $(MAIN_OBJS) $(CORE_OBJS) $(LIBS)
 
 # Extensions are plain shared objects, never built with the sanitizers:
 # the executable that loads them carries the runtime.
-EXT_CFLAGS = -std=gnu11 $(WARNINGS) -O2 -g -fPIC -shared -I. -D_GNU_SOURCE
+EXT_CFLAGS = -std=gnu11 $(WARNINGS) -O2 -g -fPIC -shared -I. -Iinclude -D_GNU_SOURCE
 EXTENSIONS := $(patsubst extensions/%.c,$(BUILD)/extensions/%.so,$(wildcard extensions/*.c))
 TEST_EXTENSIONS := $(patsubst tests/extensions/%.c,$(BUILD)/tests/extensions/%.so,$(wildcard tests/extensions/*.c))
 EPPIC_SCRIPTS := $(patsubst eppic_scripts/%.c,$(BUILD)/eppic_scripts/%.so,$(wildcard eppic_scripts/*.c))
 
 # A pattern rule without a recipe would cancel these: the API header is named in each.
-$(BUILD)/extensions/%.so: extensions/%.c $(wildcard extensions/*.h) makedumpfile-extension.h
+$(BUILD)/extensions/%.so: extensions/%.c $(wildcard extensions/*.h) include/makedumpfile-extension.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $<
-$(BUILD)/tests/extensions/%.so: tests/extensions/%.c makedumpfile-extension.h
+$(BUILD)/tests/extensions/%.so: tests/extensions/%.c include/makedumpfile-extension.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $<
-$(BUILD)/eppic_scripts/%.so: eppic_scripts/%.c makedumpfile-extension.h
+$(BUILD)/eppic_scripts/%.so: eppic_scripts/%.c include/makedumpfile-extension.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $<
 
@@ -105,7 +107,7 @@ $(BUILD)/tests/walkread: tests/tools/walkread.c $(CORE_OBJS)
 
 $(BUILD)/tests/erasetool: tests/tools/erasetool.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Wl,--dynamic-list=extension.syms -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Wl,--dynamic-list=extension/exports.syms -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
 # Preloaded by tests/t-write-failures.sh to make writes fail: never sanitized.
 $(BUILD)/tests/failio.so: tests/tools/failio.c
@@ -118,7 +120,10 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJS)
 
 tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS) $(EPPIC_SCRIPTS)
 
-check: tests
+layering:
+	@python3 tests/layering.py $(LAYERS)
+
+check: tests layering
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) MDF_SANITIZE=$(SANITIZE) tests/run.sh
 
 $(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
@@ -145,10 +150,10 @@ install: $(BIN) $(EXTENSIONS) $(EPPIC_SCRIPTS)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/makedumpfile
 	install -d -m 0755 $(DESTDIR)$(EXTENSIONDIR)
 	$(if $(EXTENSIONS),install -m 0644 $(EXTENSIONS) $(DESTDIR)$(EXTENSIONDIR)/)
-	install -D -m 0644 makedumpfile-extension.h $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h
+	install -D -m 0644 include/makedumpfile-extension.h $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h
 	@mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@EXTENSIONDIR@|$(EXTENSIONDIR)|; s|@VERSION@|$(VERSION)|' \
-		makedumpfile-extension.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc
+		include/makedumpfile-extension.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc
 	install -d -m 0755 $(DESTDIR)$(EPPICDIR)
 	$(if $(EPPIC_SCRIPTS),install -m 0644 $(EPPIC_SCRIPTS) $(DESTDIR)$(EPPICDIR)/)
 	install -D -m 0644 man/makedumpfile.8 $(DESTDIR)$(MANDIR)/man8/makedumpfile.8

@@ -1,100 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Loading page-filter extensions and collecting their page ranges.
- *
- * Each extension of the directory runs, in name order, in a child process
- * of its own: it is loaded there (its constructors run), its
- * mdf_extension_init() is called if it has one, and the ranges it
- * registered come back through a pipe, with the bytes it asked to erase
- * (mdf_erase_kvaddr, mdf_erase_paddr).  A child that crashes, fails,
- * exceeds the time limit or sends ranges outside the dump costs only its
- * own ranges and erasures.  Before anything is loaded, the directory and
- * each file are checked: owned by root or by the user running
- * makedumpfile, not writable by group or others, not a symlink leading out
- * of the directory.
+ * The compatibility surface for extensions written for upstream
+ * makedumpfile's extension API (they include "../extension.h").  What
+ * they call is implemented in extension.c, on top of
+ * makedumpfile-extension.h; the extension host itself is extension/.
  */
 #ifndef MDF_EXTENSION_H
 #define MDF_EXTENSION_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-struct dump_input;
-struct erase_set;
-struct mem_map;
-struct memory;
-struct pfn_ranges;
-struct symbols;
-struct vmcoreinfo;
-
-#ifndef EXTENSION_DIR
-#define EXTENSION_DIR "/usr/lib64/makedumpfile/extensions"
-#endif
-#define EXTENSION_DEFAULT_TIMEOUT 60
-/* Different WHATs of mdf_erase_*() one extension may use. */
-#define EXTENSION_MAX_ERASE_WHATS 256
-
-struct extension_arg {
-	const char *extension;   /* NAME of --extension-arg NAME:KEY=VALUE */
-	const char *key;
-	const char *value;
-};
-
-struct extension_options {
-	const char *dir;         /* NULL: EXTENSION_DIR */
-	bool disabled;           /* --no-extensions */
-	unsigned int timeout;    /* seconds per extension */
-	const struct extension_arg *args;
-	size_t nr_args;
-};
-
-/* What the extensions need to read the dump. */
-struct extension_env {
-	struct memory *mem;
-	struct symbols *symbols;
-	const struct mem_map *mem_map;
-	uint32_t page_size;
-	uint64_t max_pfn;
-	/*
-	 * Where the extensions' erasures go, each entry named "EXTENSION:WHAT".
-	 * NULL in a run that erases nothing: an extension's requests are then
-	 * dropped, with a warning.
-	 */
-	struct erase_set *erase;
-};
-
-/* How one extension fared, for the end-of-run report. */
-struct extension_outcome {
-	char *name;
-	bool ok;
-	char *problem;           /* why it failed, when it did */
-	uint64_t discard_pages;  /* registered, before merging with the others */
-	uint64_t keep_pages;
-	uint64_t erase_bytes;    /* asked to be erased */
-	double child_cpu_ms;     /* CPU time of its process, when it reported */
-	double parent_cpu_ms;    /* CPU time makedumpfile spent starting it and reading its report */
-};
-
-struct extension_results {
-	struct extension_outcome *outcomes;
-	size_t count;
-};
-
-/*
- * Runs the extensions of the directory and adds their ranges to @keep and
- * @discard (merged on return), their erasures to env->erase (unsorted).  Only a failure of makedumpfile itself (no
- * memory, no fork) is an error: a failing extension is reported in
- * @results and in a message, and the dump goes on.
- */
-int extensions_run(const struct extension_options *opt, const struct extension_env *env,
-		   struct pfn_ranges *keep, struct pfn_ranges *discard,
-		   struct extension_results *results);
-void extension_results_free(struct extension_results *results);
-
-/* Parses NAME:KEY=VALUE (VALUE stays in @text); -EINVAL with a message when malformed. */
-int extension_parse_arg(const char *text, struct extension_arg *arg);
-/* Frees what extension_parse_arg() allocated for @count args, and the array. */
-void extension_args_free(struct extension_arg *args, size_t count);
 
 #endif

@@ -16,32 +16,87 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
-#include "btf_info.h"
-#include "codec.h"
-#include "elf_writer.h"
-#include "erase_apply.h"
-#include "erase_config.h"
-#include "erase_info.h"
-#include "eraseinfo.h"
-#include "extension.h"
-#include "flat.h"
-#include "input.h"
-#include "kallsyms.h"
-#include "kcore_input.h"
-#include "kdump_writer.h"
-#include "makedumpfile.h"
-#include "mem_usage.h"
-#include "memory.h"
-#include "message.h"
-#include "outfile.h"
-#include "page_scan.h"
-#include "printk.h"
-#include "reassemble.h"
-#include "report.h"
-#include "split.h"
-#include "symbols.h"
-#include "vmcoreinfo.h"
-#include "zlib_encoder.h"
+#include "codec/codec.h"
+#include "codec/zlib_encoder.h"
+#include "erase/config.h"
+#include "erase/erase_set.h"
+#include "erase/eraseinfo.h"
+#include "extension/host.h"
+#include "input/dump_input.h"
+#include "input/kcore.h"
+#include "input/vmcoreinfo.h"
+#include "kernel/btf.h"
+#include "kernel/kallsyms.h"
+#include "kernel/printk.h"
+#include "kernel/symbols.h"
+#include "memory/reader.h"
+#include "output/elf_writer.h"
+#include "output/flat.h"
+#include "output/kdump_writer.h"
+#include "output/mem_usage.h"
+#include "output/outfile.h"
+#include "output/report.h"
+#include "output/split.h"
+#include "output/split_reassemble.h"
+#include "scan/page_scan.h"
+#include "scan/pfn_ranges.h"
+#include "util/message.h"
+#include "util/version.h"
+
+enum mdf_mode {
+	MODE_DUMP,              /* VMCORE DUMPFILE: filter and write */
+	MODE_REASSEMBLE_FLAT,   /* -R DUMPFILE < flattened stream */
+	MODE_DUMP_KALLSYMS,     /* --dump-kallsyms VMCORE [OUTFILE] */
+	MODE_DUMP_TYPE,         /* --dump-type [MODULE:]NAME[.MEMBER...] VMCORE */
+	MODE_SPLIT,             /* --split VMCORE DUMPFILE1 DUMPFILE2 ... */
+	MODE_REASSEMBLE_SPLIT,  /* --reassemble DUMPFILE1 ... DUMPFILE */
+	MODE_DUMP_DMESG,        /* --dump-dmesg VMCORE LOGFILE */
+	MODE_MEM_USAGE,         /* --mem-usage VMCORE */
+	MODE_ERASEINFO,         /* --eraseinfo DUMPFILE */
+	MODE_VERSION,
+	MODE_HELP,
+};
+
+struct mdf_options {
+	enum mdf_mode mode;
+	const char *vmcore;
+	const char *output;           /* dump file or listing; NULL: stdout */
+	const char *vmcoreinfo_file;  /* -i */
+	bool force;                   /* -f */
+	bool flatten;                 /* -F */
+	bool elf;                     /* -E */
+	bool split;                   /* --split */
+	int message_level;
+	int dump_level;               /* -d, the first of its list */
+	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
+	unsigned long cyclic_buffer_kib;  /* --cyclic-buffer; 0: from free memory */
+	int num_threads;              /* --num-threads: compression threads */
+	bool num_threads_set;         /* given; else one per online CPU */
+	struct extension_options extensions;
+	struct extension_arg *extension_args;  /* owned; extensions.args points here */
+	const char *type_spec;        /* --dump-type */
+	/* --split: the files to write; --reassemble: the files to read. */
+	char **dumpfiles;
+	unsigned int nr_dumpfiles;
+	unsigned long splitblock_kib; /* --splitblock-size; 0: 1 GiB */
+	const char *config_path;      /* --config: the filter config, what to erase */
+};
+
+struct dump_input;
+struct vmcoreinfo;
+struct memory;
+struct symbols;
+
+struct erase_config;
+
+struct mdf_context {
+	struct mdf_options opt;
+	struct erase_config *erase_config;  /* --config, read before the dump is opened */
+	struct dump_input *input;
+	struct vmcoreinfo *vmcoreinfo;
+	struct memory *memory;
+	struct symbols *symbols;      /* kallsyms and BTF, loaded as asked for */
+};
 
 enum long_option {
 	OPT_MESSAGE_LEVEL = 256,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <string.h>
 
-#include "arch.h"
+#include "arch/arch.h"
 
 const struct arch_ops *arch_find(const char *machine)
 {

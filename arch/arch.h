@@ -6,8 +6,8 @@
  * walking the crashed kernel's page tables.  It reads physical memory only
  * through the reader it is given, so it knows nothing of dump formats.
  */
-#ifndef MDF_ARCH_H
-#define MDF_ARCH_H
+#ifndef MDF_ARCH_ARCH_H
+#define MDF_ARCH_ARCH_H
 
 #include <stddef.h>
 #include <stdint.h>

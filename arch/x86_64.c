@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../message.h"
-#include "../vmcoreinfo.h"
-#include "arch.h"
+#include "arch/arch.h"
+#include "input/vmcoreinfo.h"
+#include "util/message.h"
 
 #define START_KERNEL_MAP 0xffffffff80000000ull
 #define PTE_PRESENT 0x1ull

@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
-#include "btf_info.h"
-#include "input.h"
-#include "kallsyms.h"
-#include "memory.h"
-#include "message.h"
-#include "vmcoreinfo.h"
+#include "input/dump_input.h"
+#include "input/vmcoreinfo.h"
+#include "kernel/btf.h"
+#include "kernel/kallsyms.h"
+#include "memory/reader.h"
+#include "util/message.h"
 
 #define LOOKUPS 10000
 

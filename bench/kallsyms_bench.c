@@ -14,11 +14,11 @@
 #include <time.h>
 
 #include "arch/arch.h"
-#include "input.h"
-#include "kallsyms.h"
-#include "memory.h"
-#include "message.h"
-#include "vmcoreinfo.h"
+#include "input/dump_input.h"
+#include "input/vmcoreinfo.h"
+#include "kernel/kallsyms.h"
+#include "memory/reader.h"
+#include "util/message.h"
 
 static double now_ms(void)
 {

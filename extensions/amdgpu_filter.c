@@ -57,8 +57,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "makedumpfile-extension.h"
 #include "gpu_buffers.h"
+#include "makedumpfile-extension.h"
 
 #define TTM_TT_FLAG_SWAPPED 0x1u
 

@@ -31,8 +31,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "makedumpfile-extension.h"
 #include "gpu_buffers.h"
+#include "makedumpfile-extension.h"
 
 struct shmem_layout {
 	uint64_t base, pages, use_count;

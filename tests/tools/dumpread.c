@@ -41,13 +41,13 @@
 #include <zlib.h>
 
 #include "arch/arch.h"
-#include "input.h"
-#include "kallsyms.h"
-#include "memory.h"
-#include "message.h"
-#include "page_scan.h"
-#include "symbols.h"
-#include "vmcoreinfo.h"
+#include "input/dump_input.h"
+#include "input/vmcoreinfo.h"
+#include "kernel/kallsyms.h"
+#include "kernel/symbols.h"
+#include "memory/reader.h"
+#include "scan/page_scan.h"
+#include "util/message.h"
 
 static const char *status_name(int err)
 {

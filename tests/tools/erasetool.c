@@ -18,16 +18,16 @@
 #include <string.h>
 
 #include "arch/arch.h"
-#include "erase_apply.h"
-#include "erase_config.h"
-#include "erase_info.h"
-#include "extension.h"
-#include "input.h"
-#include "memory.h"
-#include "message.h"
-#include "page_scan.h"
-#include "symbols.h"
-#include "vmcoreinfo.h"
+#include "erase/config.h"
+#include "erase/erase_set.h"
+#include "extension/host.h"
+#include "input/dump_input.h"
+#include "input/vmcoreinfo.h"
+#include "kernel/symbols.h"
+#include "memory/reader.h"
+#include "scan/page_scan.h"
+#include "scan/pfn_ranges.h"
+#include "util/message.h"
 
 struct tool {
 	const char *config_path;

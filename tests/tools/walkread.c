@@ -31,15 +31,15 @@
 #include <string.h>
 
 #include "arch/arch.h"
-#include "btf_info.h"
-#include "input.h"
-#include "kallsyms.h"
-#include "mem_map.h"
-#include "memory.h"
-#include "message.h"
-#include "symbols.h"
-#include "vmcoreinfo.h"
-#include "walkers.h"
+#include "input/dump_input.h"
+#include "input/vmcoreinfo.h"
+#include "kernel/btf.h"
+#include "kernel/kallsyms.h"
+#include "kernel/mem_map.h"
+#include "kernel/symbols.h"
+#include "kernel/walkers.h"
+#include "memory/reader.h"
+#include "util/message.h"
 
 static int parse_u64(const char *s, uint64_t *value)
 {

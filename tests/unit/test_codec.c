@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec.h"
-#include "kdump_format.h"
-#include "message.h"
+#include "codec/codec.h"
+#include "input/kdump_format.h"
 #include "unit_check.h"
+#include "util/message.h"
 
 #define PAGE_SIZE 4096
 #define ELF_PAGES 2000
@@ -106,16 +106,16 @@ static void test_flags(void)
 {
 	for (size_t i = 0; i < NR_CODECS; i++) {
 		enum mdf_codec back = CODEC_NONE;
-		uint32_t flag = codec_to_flag(all_codecs[i]);
+		uint32_t flag = kdump_codec_flag(all_codecs[i]);
 
-		check(codec_from_flags(flag | DUMP_DH_COMPRESSED_INCOMPLETE, &back) == 0 &&
+		check(kdump_codec_of_flags(flag | DUMP_DH_COMPRESSED_INCOMPLETE, &back) == 0 &&
 			      back == all_codecs[i],
 		      "flag 0x%" PRIx32 " <-> %s", flag, codec_name(all_codecs[i]));
 	}
 	{
 		enum mdf_codec c;
 
-		check(codec_from_flags(DUMP_DH_COMPRESSED_ZLIB | DUMP_DH_COMPRESSED_ZSTD, &c) ==
+		check(kdump_codec_of_flags(DUMP_DH_COMPRESSED_ZLIB | DUMP_DH_COMPRESSED_ZSTD, &c) ==
 			      -MDF_ECORRUPT,
 		      "two compression flags are corrupt");
 	}

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "compress_pool.h"
+#include "codec/codec.h"
+#include "codec/compress_pool.h"
 #include "unit_check.h"
 
 #define PAGE 4096
@@ -62,8 +62,8 @@ static unsigned char *run(enum mdf_codec codec, unsigned int threads, const unsi
 				out[len++] = 'Z';
 				continue;
 			}
-			*ok = *ok && !codec_from_flags(b->flags[i], &used) &&
-			      !codec_decompress(used, b->packed + i * PAGE, b->size[i], back, PAGE) &&
+			used = b->compressed[i] ? codec : CODEC_NONE;
+			*ok = *ok && !codec_decompress(used, b->packed + i * PAGE, b->size[i], back, PAGE) &&
 			      !memcmp(back, page, PAGE);
 			memcpy(out + len, &b->size[i], sizeof(b->size[i]));
 			memcpy(out + len + 4, b->packed + i * PAGE, b->size[i]);

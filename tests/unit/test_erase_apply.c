@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "erase_apply.h"
+#include "erase/erase_set.h"
 #include "unit_check.h"
 
 #define PAGE 4096u

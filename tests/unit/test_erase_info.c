@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "erase_info.h"
+#include "scan/pfn_ranges.h"
 #include "unit_check.h"
 
 #define SPAN 200000

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "flat.h"
-#include "message.h"
+#include "output/flat.h"
 #include "unit_check.h"
+#include "util/message.h"
 
 #define IMAGE_SIZE (3 << 20)
 

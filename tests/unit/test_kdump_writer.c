@@ -21,11 +21,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "flat.h"
-#include "input.h"
-#include "kdump_writer.h"
-#include "message.h"
+#include "input/dump_input.h"
+#include "output/flat.h"
+#include "output/kdump_writer.h"
 #include "unit_check.h"
+#include "util/message.h"
 
 #define PAGE 4096
 #define MAX_PFN 1001

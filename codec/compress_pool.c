@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A fixed set of batch slots moves FREE -> FILLING (the caller reads pages
+ * in) -> QUEUED -> WORKING (a worker compresses) -> DONE -> TAKEN (the
+ * caller writes the results) -> FREE.  Batches are numbered as they are
+ * submitted and taken back in that order, whatever order the workers
+ * finish them in.  Memory is bounded by the slots: threads + 2 batches.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/compress_pool.h"
+#include "util/zero_page.h"
+
+enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_QUEUED, SLOT_WORKING, SLOT_DONE, SLOT_TAKEN };
+
+struct slot {
+	struct compress_batch batch;
+	enum slot_state state;
+	uint64_t seq;
+};
+
+struct compress_pool {
+	enum mdf_codec codec;
+	size_t page_size;
+	bool find_zero;
+	unsigned int nr_threads;
+	pthread_t *threads;
+	unsigned int started;
+	/* One compressor per worker; [0] also serves the caller when there are none. */
+	struct codec_compressor **compressors;
+	struct slot *slots;
+	size_t nr_slots;
+	pthread_mutex_t lock;
+	pthread_cond_t work;
+	pthread_cond_t done;
+	uint64_t next_seq;   /* the number the next submitted batch gets */
+	uint64_t next_out;   /* the number of the batch to be taken back next */
+	bool stopping;
+};
+
+struct worker_arg {
+	struct compress_pool *pool;
+	struct codec_compressor *compressor;
+};
+
+static void compress_batch(const struct compress_pool *pool, struct codec_compressor *c,
+			   struct compress_batch *b)
+{
+	size_t ps = pool->page_size;
+
+	b->error = 0;
+	for (size_t i = 0; i < b->count; i++) {
+		const unsigned char *page = b->pages + i * ps;
+		unsigned char *out = b->packed + i * ps;
+		size_t len;
+		int err;
+
+		b->zero[i] = pool->find_zero && page_is_zero(page, ps);
+		if (b->zero[i])
+			continue;
+		/* Compressed only when that makes the page smaller, as upstream. */
+		err = codec_compress(c, page, out, ps - 1, &len);
+		if (err == -E2BIG) {
+			memcpy(out, page, ps);
+			b->size[i] = (uint32_t)ps;
+			b->compressed[i] = false;
+		} else if (err) {
+			b->error = err;
+			b->error_index = i;
+			return;
+		} else {
+			b->size[i] = (uint32_t)len;
+			b->compressed[i] = true;
+		}
+	}
+}
+
+/* The queued batch submitted first, or NULL. */
+static struct slot *oldest_queued(struct compress_pool *pool)
+{
+	struct slot *oldest = NULL;
+
+	for (size_t i = 0; i < pool->nr_slots; i++)
+		if (pool->slots[i].state == SLOT_QUEUED && (!oldest || pool->slots[i].seq < oldest->seq))
+			oldest = &pool->slots[i];
+	return oldest;
+}
+
+static void *worker(void *arg)
+{
+	struct worker_arg *w = arg;
+	struct compress_pool *pool = w->pool;
+
+	pthread_mutex_lock(&pool->lock);
+	for (;;) {
+		struct slot *s = NULL;
+
+		while (!pool->stopping && !(s = oldest_queued(pool)))
+			pthread_cond_wait(&pool->work, &pool->lock);
+		if (pool->stopping)
+			break;
+		s->state = SLOT_WORKING;
+		pthread_mutex_unlock(&pool->lock);
+		compress_batch(pool, w->compressor, &s->batch);
+		pthread_mutex_lock(&pool->lock);
+		s->state = SLOT_DONE;
+		pthread_cond_broadcast(&pool->done);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	free(w);
+	return NULL;
+}
+
+int compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threads, bool find_zero,
+		      struct compress_pool **out)
+{
+	struct compress_pool *pool;
+	unsigned int nr_compressors = threads ? threads : 1;
+	int err = -ENOMEM;
+
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return -ENOMEM;
+	pool->codec = codec;
+	pool->page_size = page_size;
+	pool->find_zero = find_zero;
+	pool->nr_threads = threads;
+	pool->nr_slots = threads ? threads + 2 : 1;
+	pthread_mutex_init(&pool->lock, NULL);
+	pthread_cond_init(&pool->work, NULL);
+	pthread_cond_init(&pool->done, NULL);
+	pool->threads = calloc(threads + 1, sizeof(*pool->threads));
+	pool->compressors = calloc(nr_compressors, sizeof(*pool->compressors));
+	pool->slots = calloc(pool->nr_slots, sizeof(*pool->slots));
+	if (!pool->threads || !pool->compressors || !pool->slots)
+		goto fail;
+	for (size_t i = 0; i < pool->nr_slots; i++) {
+		pool->slots[i].batch.pages = malloc(COMPRESS_BATCH_PAGES * page_size);
+		pool->slots[i].batch.packed = malloc(COMPRESS_BATCH_PAGES * page_size);
+		if (!pool->slots[i].batch.pages || !pool->slots[i].batch.packed)
+			goto fail;
+	}
+	for (unsigned int i = 0; i < nr_compressors; i++) {
+		err = codec_compressor_new(codec, page_size, &pool->compressors[i]);
+		if (err)
+			goto fail;
+	}
+	for (unsigned int i = 0; i < threads; i++) {
+		struct worker_arg *arg = malloc(sizeof(*arg));
+
+		if (!arg) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		*arg = (struct worker_arg){ pool, pool->compressors[i] };
+		err = -pthread_create(&pool->threads[i], NULL, worker, arg);
+		if (err) {
+			free(arg);
+			goto fail;
+		}
+		pool->started++;
+	}
+	*out = pool;
+	return 0;
+fail:
+	compress_pool_free(pool);
+	return err;
+}
+
+void compress_pool_free(struct compress_pool *pool)
+{
+	if (!pool)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	pool->stopping = true;
+	pthread_cond_broadcast(&pool->work);
+	pthread_mutex_unlock(&pool->lock);
+	for (unsigned int i = 0; i < pool->started; i++)
+		pthread_join(pool->threads[i], NULL);
+	for (unsigned int i = 0; pool->compressors && i < (pool->nr_threads ? pool->nr_threads : 1); i++)
+		codec_compressor_free(pool->compressors[i]);
+	for (size_t i = 0; pool->slots && i < pool->nr_slots; i++) {
+		free(pool->slots[i].batch.pages);
+		free(pool->slots[i].batch.packed);
+	}
+	pthread_mutex_destroy(&pool->lock);
+	pthread_cond_destroy(&pool->work);
+	pthread_cond_destroy(&pool->done);
+	free(pool->threads);
+	free(pool->compressors);
+	free(pool->slots);
+	free(pool);
+}
+
+static struct slot *slot_of(struct compress_batch *batch)
+{
+	return (struct slot *)((char *)batch - offsetof(struct slot, batch));
+}
+
+struct compress_batch *compress_pool_get(struct compress_pool *pool)
+{
+	struct compress_batch *found = NULL;
+
+	pthread_mutex_lock(&pool->lock);
+	for (size_t i = 0; i < pool->nr_slots && !found; i++) {
+		if (pool->slots[i].state == SLOT_FREE) {
+			pool->slots[i].state = SLOT_FILLING;
+			found = &pool->slots[i].batch;
+			found->count = 0;
+		}
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return found;
+}
+
+void compress_pool_submit(struct compress_pool *pool, struct compress_batch *batch)
+{
+	struct slot *s = slot_of(batch);
+
+	if (!pool->nr_threads)
+		compress_batch(pool, pool->compressors[0], batch);
+	pthread_mutex_lock(&pool->lock);
+	s->seq = pool->next_seq++;
+	s->state = pool->nr_threads ? SLOT_QUEUED : SLOT_DONE;
+	pthread_cond_signal(&pool->work);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+struct compress_batch *compress_pool_next_done(struct compress_pool *pool)
+{
+	struct slot *s = NULL;
+
+	pthread_mutex_lock(&pool->lock);
+	if (pool->next_out < pool->next_seq) {
+		for (;;) {
+			for (size_t i = 0; i < pool->nr_slots && !s; i++)
+				if (pool->slots[i].seq == pool->next_out &&
+				    pool->slots[i].state == SLOT_DONE)
+					s = &pool->slots[i];
+			if (s)
+				break;
+			pthread_cond_wait(&pool->done, &pool->lock);
+		}
+		s->state = SLOT_TAKEN;
+		pool->next_out++;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return s ? &s->batch : NULL;
+}
+
+void compress_pool_release(struct compress_pool *pool, struct compress_batch *batch)
+{
+	pthread_mutex_lock(&pool->lock);
+	slot_of(batch)->state = SLOT_FREE;
+	pthread_mutex_unlock(&pool->lock);
+}

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The extension loader: trust checks, one child process per extension,
+ * and the pipe that brings each one's ranges back.
+ *
+ * Extensions run as root in the kdump kernel, on memory that may be
+ * corrupt: they are code we did not write, reading data nobody vouches
+ * for.  Isolation is by process: a child inherits the dump reader (copy on
+ * write) and everything already decoded, loads one extension, and sends
+ * one message: a header with a status and a text, the page ranges, then
+ * what it asks to erase (the WHATs, the samples, the physical pieces of
+ * each; see erase_apply.h).  The parent waits for it with a deadline; a
+ * child that dies, hangs or sends a short or inconsistent message is
+ * reported and its ranges and erasures are dropped.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "erase/erase_set.h"
+#include "extension/host.h"
+#include "extension/runtime.h"
+#include "makedumpfile-extension.h"
+#include "scan/pfn_ranges.h"
+#include "util/message.h"
+
+#define MESSAGE_MAGIC 0x6d646678u   /* "mdfx" */
+/* A million ranges is far more than any filter needs; more is a runaway. */
+#define MAX_RANGES (1u << 24)
+#define MAX_TEXT 1024
+
+/* The WHATs of one extension, NUL-terminated, each at most 127 bytes. */
+#define MAX_ENTRIES_LEN (EXTENSION_MAX_ERASE_WHATS * 128)
+
+struct message_header {
+	uint32_t magic;
+	int32_t status;
+	uint32_t text_len;
+	uint32_t nr_ranges;
+	uint32_t nr_entries;
+	uint32_t entries_len;
+	uint32_t nr_samples;
+	uint32_t nr_pieces;
+};
+
+struct message_range {
+	uint64_t start;
+	uint64_t count;
+	uint64_t keep;
+};
+
+/*
+ * After the ranges: the WHATs (entries_len bytes, each NUL-terminated), the
+ * entry of each sample (a uint32_t each), then the pieces.
+ */
+struct message_piece {
+	uint64_t paddr;
+	uint32_t len;
+	uint32_t sample;
+};
+
+/* A child's message past its header and text, as the parent receives it. */
+struct message_body {
+	struct message_range *ranges;
+	char *entries;
+	uint32_t *samples;
+	struct message_piece *pieces;
+};
+
+int extension_parse_arg(const char *text, struct extension_arg *arg)
+{
+	const char *colon = strchr(text, ':');
+	const char *equals = colon ? strchr(colon, '=') : NULL;
+
+	if (!colon || colon == text || !equals || equals == colon + 1) {
+		msg_error("--extension-arg \"%s\" is not NAME:KEY=VALUE", text);
+		return -EINVAL;
+	}
+	arg->extension = strndup(text, (size_t)(colon - text));
+	arg->key = strndup(colon + 1, (size_t)(equals - colon - 1));
+	arg->value = equals + 1;
+	if (!arg->extension || !arg->key) {
+		free((char *)arg->extension);
+		free((char *)arg->key);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void extension_args_free(struct extension_arg *args, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		free((char *)args[i].extension);
+		free((char *)args[i].key);
+	}
+	free(args);
+}
+
+/* Owned by root or by us, not writable by group or others. */
+static bool trusted(const struct stat *st, char *why, size_t len)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		snprintf(why, len, "owned by uid %u, neither root nor the user running makedumpfile",
+			 (unsigned int)st->st_uid);
+		return false;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, len, "writable by %s (mode %04o)",
+			 st->st_mode & S_IWOTH ? "others" : "its group", (unsigned int)(st->st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.so names of @dir, sorted; none when the directory does not exist. */
+static int list_extensions(const char *dir, char ***names, size_t *count)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **list = NULL;
+	size_t n = 0;
+
+	*names = NULL;
+	*count = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char **grown;
+
+		if (len < 4 || strcmp(e->d_name + len - 3, ".so"))
+			continue;
+		grown = realloc(list, (n + 1) * sizeof(*list));
+		if (!grown || !(grown[n] = strdup(e->d_name))) {
+			free(grown ? grown : list);
+			closedir(d);
+			return -ENOMEM;
+		}
+		list = grown;
+		n++;
+	}
+	closedir(d);
+	qsort(list, n, sizeof(*list), compare_names);
+	*names = list;
+	*count = n;
+	return 0;
+}
+
+/*
+ * Whether @path may be loaded: it resolves inside @real_dir and is a
+ * trusted regular file.  On refusal, @why says why.
+ */
+static bool file_trusted(const char *path, const char *real_dir, char *why, size_t len)
+{
+	char real[PATH_MAX];
+	size_t dir_len = strlen(real_dir);
+	struct stat st;
+
+	if (!realpath(path, real)) {
+		snprintf(why, len, "cannot resolve it: %s", strerror(errno));
+		return false;
+	}
+	if (strncmp(real, real_dir, dir_len) || real[dir_len] != '/' || strchr(real + dir_len + 1, '/')) {
+		snprintf(why, len, "it leads to %s, outside the extensions directory", real);
+		return false;
+	}
+	if (stat(real, &st) < 0) {
+		snprintf(why, len, "cannot stat it: %s", strerror(errno));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "not a regular file");
+		return false;
+	}
+	return trusted(&st, why, len);
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* All ranges in one buffer: a write per range would cost a system call each. */
+static int send_ranges(int fd, const struct pfn_ranges *keep, const struct pfn_ranges *discard)
+{
+	size_t count = keep->count + discard->count, n = 0;
+	struct message_range *buf = malloc(count * sizeof(*buf) + 1);
+	int err;
+
+	if (!buf)
+		return -1;
+	for (size_t i = 0; i < keep->count; i++, n++)
+		buf[n] = (struct message_range){ keep->ranges[i].start,
+						 keep->ranges[i].end - keep->ranges[i].start, true };
+	for (size_t i = 0; i < discard->count; i++, n++)
+		buf[n] = (struct message_range){ discard->ranges[i].start,
+						 discard->ranges[i].end - discard->ranges[i].start, false };
+	err = write_all(fd, buf, count * sizeof(*buf));
+	free(buf);
+	return err;
+}
+
+/* The erase requests: the WHATs, then each sample's entry, then the pieces. */
+static int send_erase(int fd, const struct erase_set *erase, uint32_t entries_len)
+{
+	size_t size = entries_len + erase->nr_samples * sizeof(uint32_t) +
+		      erase->nr_pieces * sizeof(struct message_piece);
+	char *buf = malloc(size + 1), *p = buf;
+	int err;
+
+	if (!buf)
+		return -1;
+	for (size_t i = 0; i < erase->nr_entries; i++)
+		p = stpcpy(p, erase->entries[i].text) + 1;
+	for (size_t i = 0; i < erase->nr_samples; i++, p += sizeof(uint32_t))
+		memcpy(p, &erase->samples[i].entry, sizeof(uint32_t));
+	for (size_t i = 0; i < erase->nr_pieces; i++, p += sizeof(struct message_piece)) {
+		struct message_piece piece = { erase->pieces[i].paddr, erase->pieces[i].len,
+					       erase->pieces[i].sample };
+
+		memcpy(p, &piece, sizeof(piece));
+	}
+	err = write_all(fd, buf, size);
+	free(buf);
+	return err;
+}
+
+/* The child: load, initialise, report.  Never returns. */
+/*
+ * An extension's fault must kill its child with the signal, for the parent
+ * to report; handlers inherited from the parent (a sanitizer's, say) would
+ * turn it into an exit status instead.
+ */
+static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+
+static void run_child(int fd, const char *path, const char *name, const struct extension_options *opt,
+		      const struct extension_env *env)
+{
+	struct message_header h = { .magic = MESSAGE_MAGIC };
+	struct pfn_ranges *keep, *discard;
+	struct erase_set *erase;
+	char text[MAX_TEXT] = "";
+	void *handle;
+	int (*init)(struct mdf_extension *);
+
+	for (size_t i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
+		signal(fault_signals[i], SIG_DFL);
+	extension_runtime_begin(env, name, opt->args, opt->nr_args);
+	if (!(handle = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+		h.status = -ENOEXEC;
+		snprintf(text, sizeof(text), "cannot load it: %s", dlerror());
+	} else {
+		*(void **)&init = dlsym(handle, "mdf_extension_init");
+		if (init) {
+			h.status = init(extension_runtime_handle());
+			if (h.status > 0)
+				h.status = -h.status;
+			if (h.status)
+				snprintf(text, sizeof(text), "mdf_extension_init() returned %d (%s)",
+					 h.status, strerror(-h.status));
+		}
+	}
+	extension_runtime_ranges(&keep, &discard, &erase);
+	pfn_ranges_merge(keep);
+	pfn_ranges_merge(discard);
+	h.text_len = (uint32_t)strlen(text);
+	h.nr_ranges = (uint32_t)(keep->count + discard->count);
+	h.nr_entries = (uint32_t)erase->nr_entries;
+	for (size_t i = 0; i < erase->nr_entries; i++)
+		h.entries_len += (uint32_t)strlen(erase->entries[i].text) + 1;
+	h.nr_samples = (uint32_t)erase->nr_samples;
+	h.nr_pieces = (uint32_t)erase->nr_pieces;
+	if (write_all(fd, &h, sizeof(h)) || write_all(fd, text, h.text_len) ||
+	    send_ranges(fd, keep, discard) || send_erase(fd, erase, h.entries_len))
+		_exit(2);
+	/* No atexit handlers or destructors of an extension the parent may not trust. */
+	_exit(0);
+}
+
+/* Reads exactly @len bytes by @deadline; -ETIMEDOUT, -EPIPE (EOF) or -errno. */
+static int read_by(int fd, void *buf, size_t len, const struct timespec *deadline)
+{
+	char *p = buf;
+
+	while (len) {
+		struct timespec now;
+		long ms;
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+		if (ms <= 0)
+			return -ETIMEDOUT;
+		n = poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			continue;
+		n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EPIPE;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Why a child ended without a complete message. */
+static void describe_end(pid_t pid, int err, unsigned int timeout, char *why, size_t len)
+{
+	int status;
+
+	if (err == -ETIMEDOUT) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		snprintf(why, len, "did not finish within %u s (killed)", timeout);
+		return;
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		snprintf(why, len, "lost: %s", strerror(errno));
+	else if (WIFSIGNALED(status))
+		snprintf(why, len, "crashed (signal %d, %s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(why, len, "exited with status %d before reporting its ranges",
+			 WEXITSTATUS(status));
+}
+
+static bool header_sane(const struct message_header *h)
+{
+	return h->magic == MESSAGE_MAGIC && h->text_len <= MAX_TEXT && h->nr_ranges <= MAX_RANGES &&
+	       h->nr_entries <= EXTENSION_MAX_ERASE_WHATS && h->entries_len <= MAX_ENTRIES_LEN &&
+	       h->nr_samples <= ERASE_MAX_PIECES && h->nr_pieces <= ERASE_MAX_PIECES;
+}
+
+static void free_body(struct message_body *b)
+{
+	free(b->ranges);
+	free(b->entries);
+	free(b->samples);
+	free(b->pieces);
+}
+
+/* The parts after the text: -ENOMEM, or read_by()'s error. */
+static int read_body(int fd, const struct message_header *h, const struct timespec *deadline,
+		     struct message_body *b)
+{
+	size_t ranges = (size_t)h->nr_ranges * sizeof(*b->ranges);
+	size_t samples = (size_t)h->nr_samples * sizeof(*b->samples);
+	size_t pieces = (size_t)h->nr_pieces * sizeof(*b->pieces);
+	int err;
+
+	b->ranges = malloc(ranges + 1);
+	b->entries = malloc((size_t)h->entries_len + 1);
+	b->samples = malloc(samples + 1);
+	b->pieces = malloc(pieces + 1);
+	if (!b->ranges || !b->entries || !b->samples || !b->pieces)
+		return -ENOMEM;
+	err = read_by(fd, b->ranges, ranges, deadline);
+	if (!err)
+		err = read_by(fd, b->entries, h->entries_len, deadline);
+	if (!err)
+		err = read_by(fd, b->samples, samples, deadline);
+	if (!err)
+		err = read_by(fd, b->pieces, pieces, deadline);
+	return err;
+}
+
+/* Says in @why what makes the message unusable; leaves it empty when all is well. */
+static void check_body(const struct message_header *h, const struct message_body *b,
+		       const struct extension_env *env, char *why, size_t len)
+{
+	uint32_t names = 0;
+	bool empty = false;
+
+	for (uint32_t i = 0; i < h->nr_ranges; i++) {
+		const struct message_range *r = &b->ranges[i];
+
+		if (r->start >= env->max_pfn || r->count > env->max_pfn - r->start) {
+			snprintf(why, len, "registered pfns 0x%" PRIx64 "-0x%" PRIx64
+				 " beyond the dump's last pfn 0x%" PRIx64, r->start,
+				 r->start + r->count - 1, env->max_pfn - 1);
+			return;
+		}
+	}
+	/* The WHATs: nr_entries non-empty strings, each NUL-terminated. */
+	for (uint32_t i = 0; i < h->entries_len; i++) {
+		if (b->entries[i])
+			continue;
+		names++;
+		empty |= i == 0 || !b->entries[i - 1];
+	}
+	if (empty || names != h->nr_entries || (h->entries_len && b->entries[h->entries_len - 1])) {
+		snprintf(why, len, "sent a malformed erase request (%" PRIu32 " names)", h->nr_entries);
+		return;
+	}
+	for (uint32_t i = 0; i < h->nr_samples; i++) {
+		if (b->samples[i] >= h->nr_entries) {
+			snprintf(why, len, "sent a malformed erase request (sample %" PRIu32 ")", i);
+			return;
+		}
+	}
+	for (uint32_t i = 0; i < h->nr_pieces; i++) {
+		const struct message_piece *p = &b->pieces[i];
+
+		if (p->sample >= h->nr_samples || !p->len || p->paddr % env->page_size + p->len >
+		    env->page_size || p->paddr / env->page_size >= env->max_pfn) {
+			snprintf(why, len, "asked to erase %" PRIu32 " bytes at physical address 0x%"
+				 PRIx64 ", not inside one page of the dump", p->len, p->paddr);
+			return;
+		}
+	}
+	if (env->erase && h->nr_pieces > ERASE_MAX_PIECES - env->erase->nr_pieces)
+		snprintf(why, len, "asked to erase %" PRIu32 " more pieces of pages than the %u "
+			 "makedumpfile keeps in all", h->nr_pieces, ERASE_MAX_PIECES);
+}
+
+/*
+ * Adds the erasures to @set, each WHAT named "NAME:WHAT"; entries and
+ * samples are made for the pieces there are, so that a request that
+ * failed in the child leaves nothing behind.
+ */
+static int add_erasures(const char *name, const struct message_header *h, const struct message_body *b,
+			struct erase_set *set, uint64_t *bytes)
+{
+	uint32_t *entries = malloc(((size_t)h->nr_entries + 1) * sizeof(*entries));
+	uint32_t *samples = malloc(((size_t)h->nr_samples + 1) * sizeof(*samples));
+	const char **whats = malloc(((size_t)h->nr_entries + 1) * sizeof(*whats));
+	int err = 0;
+
+	if (!entries || !samples || !whats) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0, at = 0; i < h->nr_entries; i++) {
+		whats[i] = b->entries + at;
+		at += (uint32_t)strlen(whats[i]) + 1;
+		entries[i] = UINT32_MAX;
+	}
+	for (uint32_t i = 0; i < h->nr_samples; i++)
+		samples[i] = UINT32_MAX;
+	for (uint32_t i = 0; i < h->nr_pieces && !err; i++) {
+		const struct message_piece *p = &b->pieces[i];
+		uint32_t entry = b->samples[p->sample];
+
+		if (entries[entry] == UINT32_MAX) {
+			char text[MAX_TEXT];
+
+			snprintf(text, sizeof(text), "%s:%s", name, whats[entry]);
+			err = erase_set_entry(set, text, false, &entries[entry]);
+		}
+		if (!err && samples[p->sample] == UINT32_MAX)
+			err = erase_set_sample(set, entries[entry], &samples[p->sample]);
+		if (!err)
+			err = erase_set_add_phys(set, samples[p->sample], p->paddr, p->len);
+		*bytes += p->len;
+	}
+out:
+	free(entries);
+	free(samples);
+	free(whats);
+	return err;
+}
+
+/*
+ * The parent's side of one extension: its ranges go to @keep and
+ * @discard, its erasures to env->erase, only when the whole message
+ * arrived and every range lies in the dump.
+ */
+static int collect(int fd, pid_t pid, const struct extension_options *opt, const struct extension_env *env,
+		   struct extension_outcome *out, struct pfn_ranges *keep, struct pfn_ranges *discard)
+{
+	struct message_header h;
+	struct message_body body = { 0 };
+	struct timespec deadline;
+	char why[MAX_TEXT + 128] = "";
+	struct rusage usage;
+	int err, status;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += opt->timeout;
+	err = read_by(fd, &h, sizeof(h), &deadline);
+	if (!err && !header_sane(&h)) {
+		snprintf(why, sizeof(why), "sent a malformed report (%u ranges)", h.nr_ranges);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		goto failed;
+	}
+	if (!err) {
+		char text[MAX_TEXT + 1];
+
+		err = read_by(fd, text, h.text_len, &deadline);
+		text[err ? 0 : h.text_len] = '\0';
+		if (!err)
+			err = read_body(fd, &h, &deadline, &body);
+		if (err == -ENOMEM) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			goto out;
+		}
+		if (!err && h.status) {
+			snprintf(why, sizeof(why), "%s", text);
+			waitpid(pid, &status, 0);
+			goto failed;
+		}
+	}
+	if (err) {
+		describe_end(pid, err, opt->timeout, why, sizeof(why));
+		goto failed;
+	}
+	if (wait4(pid, &status, 0, &usage) == pid)
+		out->child_cpu_ms = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+				    (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+	check_body(&h, &body, env, why, sizeof(why));
+	if (why[0])
+		goto failed;
+	err = pfn_ranges_reserve(keep, h.nr_ranges);
+	if (!err)
+		err = pfn_ranges_reserve(discard, h.nr_ranges);
+	for (uint32_t i = 0; i < h.nr_ranges && !err; i++) {
+		const struct message_range *r = &body.ranges[i];
+
+		err = pfn_ranges_add(r->keep ? keep : discard, r->start, r->count);
+		*(r->keep ? &out->keep_pages : &out->discard_pages) += r->count;
+	}
+	if (!err && h.nr_pieces && env->erase)
+		err = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
+	else if (!err && h.nr_pieces)
+		msg_warn("extension %s asked to erase data, but this run erases nothing: its erasures "
+			 "are dropped", out->name);
+	if (err)
+		goto out;
+	out->ok = true;
+	goto out;
+failed:
+	out->problem = strdup(why);
+	err = out->problem ? 0 : -ENOMEM;
+out:
+	free_body(&body);
+	return err;
+}
+
+/* This thread's CPU time since @start, in milliseconds. */
+static double cpu_ms_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+	return (now.tv_sec - start->tv_sec) * 1e3 + (now.tv_nsec - start->tv_nsec) / 1e6;
+}
+
+static int run_one(const char *path, const char *name, const struct extension_options *opt,
+		   const struct extension_env *env, struct extension_outcome *out,
+		   struct pfn_ranges *keep, struct pfn_ranges *discard)
+{
+	struct timespec start;
+	int fds[2], err;
+	pid_t pid;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		msg_error("cannot create a pipe for extension %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		msg_error("cannot fork for extension %s: %s", path, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		run_child(fds[1], path, name, opt, env);
+	}
+	close(fds[1]);
+	err = collect(fds[0], pid, opt, env, out, keep, discard);
+	close(fds[0]);
+	out->parent_cpu_ms = cpu_ms_since(&start);
+	return err;
+}
+
+int extensions_run(const struct extension_options *opt, const struct extension_env *env,
+		   struct pfn_ranges *keep, struct pfn_ranges *discard,
+		   struct extension_results *results)
+{
+	const char *dir = opt->dir ? opt->dir : EXTENSION_DIR;
+	char real_dir[PATH_MAX], why[PATH_MAX + 128] = "";
+	char **names = NULL;
+	size_t count = 0;
+	bool prepared = false;
+	struct timespec start;
+	double children_ms = 0;
+	struct stat st;
+	int err;
+
+	memset(results, 0, sizeof(*results));
+	if (opt->disabled)
+		return 0;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+	err = list_extensions(dir, &names, &count);
+	if (err) {
+		msg_warn("cannot read the extensions directory %s: %s; no extension runs", dir,
+			 strerror(-err));
+		return 0;
+	}
+	if (!count)
+		goto out;
+	if (!realpath(dir, real_dir) || stat(real_dir, &st) < 0 || !trusted(&st, why, sizeof(why))) {
+		msg_warn("extensions directory %s is not trusted (%s): no extension runs", dir,
+			 *why ? why : strerror(errno));
+		goto out;
+	}
+	/*
+	 * With several extensions, what every child would read the same way
+	 * is read once, before the children inherit it; a single one's child
+	 * reads only what its extension asks for.
+	 */
+	if (count > 1) {
+		err = extension_runtime_prepare(env);
+		if (err)
+			goto out;
+		prepared = true;
+	}
+	results->outcomes = calloc(count, sizeof(*results->outcomes));
+	if (!results->outcomes) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < count; i++) {
+		struct extension_outcome *o = &results->outcomes[results->count++];
+		size_t len = strlen(names[i]);
+		char path[PATH_MAX];
+
+		o->name = strndup(names[i], len - 3);
+		if (!o->name) {
+			err = -ENOMEM;
+			goto out;
+		}
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", real_dir, names[i]) >= sizeof(path))
+			snprintf(why, sizeof(why), "its path is longer than %d bytes", PATH_MAX);
+		else if (file_trusted(path, real_dir, why, sizeof(why)))
+			why[0] = '\0';
+		if (why[0]) {
+			o->problem = strdup(why);
+			msg_warn("extension %s refused: %s", path, why);
+			continue;
+		}
+		err = run_one(path, o->name, opt, env, o, keep, discard);
+		if (err)
+			goto out;
+		if (o->ok) {
+			msg_info("Loaded extension: %s", path);
+			msg_debug("extension %s: %.1f ms of CPU in its process, %.1f ms in makedumpfile's",
+				  o->name, o->child_cpu_ms, o->parent_cpu_ms);
+		} else
+			msg_warn("extension %s failed: %s; its page ranges are dropped", path, o->problem);
+		children_ms += o->child_cpu_ms;
+	}
+	pfn_ranges_merge(keep);
+	pfn_ranges_merge(discard);
+out:
+	if (prepared)
+		extension_runtime_finish(env);
+	if (results->count)
+		msg_debug("extensions: %.1f ms of CPU in their processes, %.1f ms in makedumpfile's", children_ms,
+			  cpu_ms_since(&start));
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+void extension_results_free(struct extension_results *results)
+{
+	for (size_t i = 0; i < results->count; i++) {
+		free(results->outcomes[i].name);
+		free(results->outcomes[i].problem);
+	}
+	free(results->outcomes);
+	memset(results, 0, sizeof(*results));
+}

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The functions of makedumpfile-extension.h.
+ *
+ * Extensions call them without a context argument (constructors have none
+ * to receive), so they work on the one runtime of the process: each child
+ * runs a single extension, and the parent never calls them.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "erase/erase_set.h"
+#include "extension/host.h"
+#include "extension/runtime.h"
+#include "kernel/btf.h"
+#include "kernel/kallsyms.h"
+#include "kernel/mem_map.h"
+#include "kernel/symbols.h"
+#include "kernel/walkers.h"
+#include "makedumpfile-extension.h"
+#include "memory/reader.h"
+#include "scan/pfn_ranges.h"
+#include "util/message.h"
+
+struct mdf_extension {
+	const struct extension_env *env;
+	struct walk_ctx walk;
+	const char *name;
+	const struct extension_arg *args;
+	size_t nr_args;
+	struct pfn_ranges keep;
+	struct pfn_ranges discard;
+	/*
+	 * Its entries are the WHATs of mdf_erase_*() (the parent prefixes the
+	 * extension's name), each with one sample that gathers every call.
+	 */
+	struct erase_set erase;
+};
+
+/* Bounds of mdf_erase_*(), as makedumpfile-extension.h states them. */
+#define MAX_ERASE_CALL (64u << 20)
+#define MAX_WHAT_LEN 127
+
+static struct mdf_extension runtime;
+
+/* Kernel symbols come by name only, the names the runtime itself asks found at opening. */
+static void look_up_by_name_only(const struct extension_env *env)
+{
+	static const char *const walker_symbols[] = { WALKERS_KERNEL_SYMBOLS };
+
+	symbols_look_up_by_name_only(env->symbols, walker_symbols,
+				     sizeof(walker_symbols) / sizeof(walker_symbols[0]));
+}
+
+/*
+ * What every child would read the same way is read here once: the kernel's
+ * symbol table opened by name, vmlinux's BTF and where the modules are.  A module's BTF stays for the children that
+ * ask it.  extension_runtime_finish() lets the BTF go again: the parent
+ * runs on without it.
+ */
+int extension_runtime_prepare(const struct extension_env *env)
+{
+	struct kallsyms *ks;
+	struct btf_info *btf;
+	const struct btf *vmlinux;
+
+	look_up_by_name_only(env);
+	if (symbols_kallsyms(env->symbols, &ks)) {
+		msg_warn("extensions will find no kernel symbols");
+		return 0;
+	}
+	if (symbols_btf(env->symbols, &btf) || btf_info_scope_btf(btf, "vmlinux", &vmlinux))
+		msg_warn("extensions will have no type information (BTF)");
+	else if (symbols_module_kallsyms(env->symbols, &ks))
+		msg_warn("extensions will see the kernel's symbols only, not the modules'");
+	return 0;
+}
+
+void extension_runtime_finish(const struct extension_env *env)
+{
+	symbols_release_btf(env->symbols);
+}
+
+void extension_runtime_begin(const struct extension_env *env, const char *name,
+			     const struct extension_arg *args, size_t nr_args)
+{
+	memset(&runtime, 0, sizeof(runtime));
+	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
+	look_up_by_name_only(env);
+	runtime.env = env;
+	runtime.walk = (struct walk_ctx){ env->mem, env->symbols, env->mem_map };
+	runtime.name = name;
+	runtime.args = args;
+	runtime.nr_args = nr_args;
+	erase_set_init(&runtime.erase, env->page_size, env->max_pfn);
+}
+
+struct mdf_extension *extension_runtime_handle(void)
+{
+	return &runtime;
+}
+
+void extension_runtime_ranges(struct pfn_ranges **keep, struct pfn_ranges **discard,
+			      struct erase_set **erase)
+{
+	*keep = &runtime.keep;
+	*discard = &runtime.discard;
+	*erase = &runtime.erase;
+}
+
+int mdf_api_version(void)
+{
+	return MDF_EXTENSION_API_VERSION;
+}
+
+const char *mdf_extension_name(const struct mdf_extension *ext)
+{
+	return (ext ? ext : &runtime)->name;
+}
+
+const char *mdf_extension_arg(const struct mdf_extension *ext, const char *key)
+{
+	const struct mdf_extension *rt = ext ? ext : &runtime;
+
+	for (size_t i = 0; i < rt->nr_args; i++)
+		if (!strcmp(rt->args[i].extension, rt->name) && !strcmp(rt->args[i].key, key))
+			return rt->args[i].value;
+	return NULL;
+}
+
+void mdf_log(enum mdf_log_level level, const char *fmt, ...)
+{
+	static const int levels[] = { [MDF_LOG_ERROR] = ML_ERROR, [MDF_LOG_INFO] = ML_COMMON,
+				      [MDF_LOG_DEBUG] = ML_DEBUG };
+	va_list ap;
+
+	if ((unsigned int)level > MDF_LOG_DEBUG || !(msg_level() & levels[level]))
+		return;
+	fflush(stdout);
+	fprintf(stderr, "%s: ", runtime.name ? runtime.name : "extension");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int mdf_read_kvaddr(uint64_t vaddr, void *buf, size_t len)
+{
+	return mem_read_virt(runtime.env->mem, vaddr, buf, len);
+}
+
+int mdf_read_paddr(uint64_t paddr, void *buf, size_t len)
+{
+	return mem_read_phys(runtime.env->mem, paddr, buf, len);
+}
+
+int mdf_read_u64(uint64_t vaddr, uint64_t *value)
+{
+	return mem_read_u64(runtime.env->mem, vaddr, value);
+}
+
+int mdf_read_u32(uint64_t vaddr, uint32_t *value)
+{
+	return mem_read_u32(runtime.env->mem, vaddr, value);
+}
+
+int mdf_read_string(uint64_t vaddr, char *buf, size_t size)
+{
+	if (!size)
+		return -EINVAL;
+	for (size_t i = 0; i + 1 < size; i++) {
+		int err = mem_read_virt(runtime.env->mem, vaddr + i, &buf[i], 1);
+
+		if (err)
+			return err;
+		if (!buf[i])
+			return 0;
+	}
+	buf[size - 1] = '\0';
+	return 0;
+}
+
+int mdf_kvtop(uint64_t vaddr, uint64_t *paddr)
+{
+	return mem_vtop(runtime.env->mem, vaddr, paddr);
+}
+
+int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr)
+{
+	struct symbols *sym = runtime.env->symbols;
+	bool kernel_only = module && !strcmp(module, "vmlinux");
+	struct kallsyms *ks;
+
+	/* The kernel's symbols come first: the modules' are decoded only when needed. */
+	if ((!module || kernel_only) && !symbols_kallsyms(sym, &ks) &&
+	    kallsyms_lookup_module_name(ks, "vmlinux", name, addr))
+		return 0;
+	if (kernel_only || (symbols_module_kallsyms(sym, &ks) && symbols_kallsyms(sym, &ks)))
+		return -ENOENT;
+	return kallsyms_lookup_module_name(ks, module, name, addr) ? 0 : -ENOENT;
+}
+
+int mdf_expect_kernel_symbols(const char *const *names, size_t nr)
+{
+	struct kallsyms *ks;
+	int err;
+
+	for (size_t i = 0; i < nr; i++)
+		if (!names || !names[i] || !*names[i])
+			return -EINVAL;
+	err = symbols_kallsyms(runtime.env->symbols, &ks);
+	return err ? err : kallsyms_expect_kernel_names(ks, names, nr);
+}
+
+static int lookup(const char *module, const char *path, struct btf_info_result *r)
+{
+	struct btf_info *btf;
+	int err = symbols_btf(runtime.env->symbols, &btf);
+
+	return err ? err : btf_info_lookup(btf, module, path, r);
+}
+
+int mdf_type_size(const char *module, const char *type, uint64_t *size)
+{
+	struct btf_info_result r;
+	int err = lookup(module, type, &r);
+
+	if (!err && r.kind != BTF_INFO_TYPE)
+		err = -ENOENT;
+	if (!err)
+		*size = (uint64_t)r.size;
+	return err;
+}
+
+int mdf_member(const char *module, const char *type, const char *path, struct mdf_member *out)
+{
+	struct btf_info_result r;
+	char full[512];
+	int err;
+
+	if ((size_t)snprintf(full, sizeof(full), "%s.%s", type, path) >= sizeof(full))
+		return -ENAMETOOLONG;
+	err = lookup(module, full, &r);
+	if (!err && r.kind != BTF_INFO_MEMBER)
+		err = -ENOENT;
+	if (err)
+		return err;
+	out->offset = r.bit_offset / 8;
+	out->size = (uint64_t)r.size;
+	out->bit_offset = (uint32_t)r.bit_offset;
+	out->bitfield_size = r.bitfield_size;
+	return 0;
+}
+
+int mdf_member_offset(const char *module, const char *type, const char *path, uint64_t *offset)
+{
+	struct mdf_member m;
+	int err = mdf_member(module, type, path, &m);
+
+	if (!err)
+		*offset = m.offset;
+	return err;
+}
+
+int mdf_enum_value(const char *module, const char *name, int64_t *value)
+{
+	struct btf_info_result r;
+	int err = lookup(module, name, &r);
+
+	if (!err && r.kind != BTF_INFO_ENUM_VALUE)
+		err = -ENOENT;
+	if (!err)
+		*value = r.value;
+	return err;
+}
+
+uint64_t mdf_page_size(void)
+{
+	return runtime.env->page_size;
+}
+
+int mdf_page_to_pfn(uint64_t page, uint64_t *pfn)
+{
+	return mem_map_page_to_pfn(runtime.env->mem_map, page, pfn);
+}
+
+int mdf_pfn_to_page(uint64_t pfn, uint64_t *page)
+{
+	return mem_map_pfn_to_page(runtime.env->mem_map, pfn, page);
+}
+
+int mdf_list_for_each(uint64_t head, uint64_t max, int (*cb)(uint64_t node, void *arg), void *arg)
+{
+	return walk_list(&runtime.walk, head, max, cb, arg);
+}
+
+int mdf_maple_tree_for_each(uint64_t tree,
+			    int (*cb)(uint64_t first, uint64_t last, uint64_t entry, void *arg),
+			    void *arg)
+{
+	return walk_maple_tree(&runtime.walk, tree, cb, arg);
+}
+
+int mdf_xarray_for_each(uint64_t xa, int (*cb)(uint64_t index, uint64_t entry, void *arg), void *arg)
+{
+	return walk_xarray(&runtime.walk, xa, cb, arg);
+}
+
+int mdf_task_for_each(int (*cb)(const struct mdf_task *task, void *arg), void *arg)
+{
+	return walk_tasks(&runtime.walk, cb, arg);
+}
+
+int mdf_vma_for_each(uint64_t mm, int (*cb)(const struct mdf_vma *vma, void *arg), void *arg)
+{
+	return walk_vmas(&runtime.walk, mm, cb, arg);
+}
+
+int mdf_uvtop(uint64_t mm, uint64_t uvaddr, uint64_t *paddr)
+{
+	return walk_uvtop(&runtime.walk, mm, uvaddr, paddr);
+}
+
+int mdf_discard_pfns(uint64_t pfn, uint64_t count)
+{
+	return pfn_ranges_add(&runtime.discard, pfn, count);
+}
+
+int mdf_keep_pfns(uint64_t pfn, uint64_t count)
+{
+	return pfn_ranges_add(&runtime.keep, pfn, count);
+}
+
+/*
+ * The sample of @what (@fallback when NULL), made with its entry on its
+ * first use: entries and samples pair up, entry i's sample is sample i.
+ */
+static int erase_sample(const char *what, const char *fallback, uint32_t *sample)
+{
+	struct erase_set *set = &runtime.erase;
+	uint32_t entry;
+	size_t len;
+	int err;
+
+	if (!what)
+		what = fallback;
+	len = strlen(what);
+	if (!len || len > MAX_WHAT_LEN)
+		return -EINVAL;
+	/* The eraseinfo is lines of words: no spaces, no line breaks. */
+	for (size_t i = 0; i < len; i++)
+		if (!isgraph((unsigned char)what[i]))
+			return -EINVAL;
+	for (size_t i = 0; i < set->nr_entries; i++) {
+		if (!strcmp(set->entries[i].text, what)) {
+			*sample = (uint32_t)i;
+			return 0;
+		}
+	}
+	if (set->nr_entries == EXTENSION_MAX_ERASE_WHATS)
+		return -E2BIG;
+	err = erase_set_entry(set, what, false, &entry);
+	if (!err)
+		err = erase_set_sample(set, entry, sample);
+	return err;
+}
+
+/* The checks both erase calls make before they record anything. */
+static int erase_request(uint64_t len, const char *what, const char *fallback, uint32_t *sample)
+{
+	if (!len)
+		return -EINVAL;
+	if (len > MAX_ERASE_CALL)
+		return -E2BIG;
+	return erase_sample(what, fallback, sample);
+}
+
+int mdf_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *what)
+{
+	uint32_t sample;
+	int err;
+
+	err = erase_request(len, what, "kvaddr", &sample);
+	if (!err)
+		err = erase_set_add_virt(&runtime.erase, runtime.env->mem, sample, vaddr, len);
+	return err;
+}
+
+int mdf_erase_paddr(uint64_t paddr, uint64_t len, const char *what)
+{
+	uint32_t sample;
+	int err;
+
+	err = erase_request(len, what, "paddr", &sample);
+	if (!err)
+		err = erase_set_add_phys(&runtime.erase, sample, paddr, len);
+	return err;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Opening a dump: recognise the format by its signature and hand the file
+ * to that format's opener.  Also the range bookkeeping the formats share.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input/dump_input.h"
+#include "util/message.h"
+
+int input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(in->fd, (char *)buf + done, len - done, (off_t)(offset + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+			msg_error("%s: cannot read %s at offset 0x%llx: %s", in->path, what,
+				  (unsigned long long)(offset + done), strerror(err));
+			return -err;
+		}
+		if (n == 0) {
+			msg_error("%s: file ends at 0x%llx, inside %s (0x%zx bytes at 0x%llx): truncated?",
+				  in->path, (unsigned long long)(offset + done), what, len,
+				  (unsigned long long)offset);
+			return -EIO;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size)
+{
+	char *copy = malloc(size + 1);
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, size);
+	copy[size] = '\0';
+	free(in->vmcoreinfo);
+	in->vmcoreinfo = copy;
+	in->vmcoreinfo_size = size;
+	return 0;
+}
+
+int input_add_range(struct dump_input *in, uint64_t start, uint64_t end)
+{
+	struct phys_range *grown;
+
+	if (start >= end)
+		return 0;
+	grown = realloc(in->ranges, (in->nr_ranges + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	in->ranges = grown;
+	in->ranges[in->nr_ranges].start = start;
+	in->ranges[in->nr_ranges].end = end;
+	in->nr_ranges++;
+	return 0;
+}
+
+static int compare_ranges(const void *a, const void *b)
+{
+	const struct phys_range *ra = a, *rb = b;
+
+	if (ra->start != rb->start)
+		return ra->start < rb->start ? -1 : 1;
+	return 0;
+}
+
+void input_normalise_ranges(struct dump_input *in)
+{
+	size_t kept = 0;
+
+	qsort(in->ranges, in->nr_ranges, sizeof(*in->ranges), compare_ranges);
+	for (size_t i = 0; i < in->nr_ranges; i++) {
+		struct phys_range *last = kept ? &in->ranges[kept - 1] : NULL;
+
+		if (last && in->ranges[i].start <= last->end) {
+			if (in->ranges[i].end > last->end)
+				last->end = in->ranges[i].end;
+			continue;
+		}
+		in->ranges[kept++] = in->ranges[i];
+	}
+	in->nr_ranges = kept;
+	in->max_pfn = kept ? (in->ranges[kept - 1].end + in->page_size - 1) / in->page_size : 0;
+}
+
+const struct phys_range *input_find_range(const struct dump_input *in, uint64_t paddr)
+{
+	size_t lo = 0, hi = in->nr_ranges;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (paddr < in->ranges[mid].start)
+			hi = mid;
+		else if (paddr >= in->ranges[mid].end)
+			lo = mid + 1;
+		else
+			return &in->ranges[mid];
+	}
+	return NULL;
+}
+
+int input_open(const char *path, struct dump_input **out)
+{
+	static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
+	unsigned char signature[16];
+	struct dump_input *in;
+	struct stat st;
+	ssize_t got;
+	int err;
+
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	in->path = path;
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0) {
+		err = -errno;
+		msg_error("%s: cannot open: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (fstat(in->fd, &st) < 0) {
+		err = -errno;
+		msg_error("%s: cannot stat: %s", path, strerror(errno));
+		goto fail;
+	}
+	in->file_size = (uint64_t)st.st_size;
+
+	got = pread(in->fd, signature, sizeof(signature), 0);
+	if (got < 0) {
+		err = -errno;
+		msg_error("%s: cannot read: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (got >= 4 && !memcmp(signature, elf_magic, 4)) {
+		err = elf_input_open(in);
+	} else if (got >= 8 && !memcmp(signature, "KDUMP   ", 8)) {
+		err = kdump_input_open(in);
+	} else if (got >= 12 && !memcmp(signature, "makedumpfile", 12)) {
+		msg_error("%s: a flattened dump (makedumpfile -F): reassemble it first with "
+			  "'makedumpfile -R FILE < %s'", path, path);
+		err = -EINVAL;
+	} else {
+		msg_error("%s: not a crash dump: no ELF or kdump-compressed signature", path);
+		err = -EINVAL;
+	}
+	if (err)
+		goto fail;
+	*out = in;
+	return 0;
+fail:
+	input_close(in);
+	return err;
+}
+
+void input_close(struct dump_input *in)
+{
+	if (!in)
+		return;
+	if (in->ops && in->ops->close)
+		in->ops->close(in);
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->ranges);
+	free(in->vmcoreinfo);
+	free(in->notes);
+	free(in);
+}

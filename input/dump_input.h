@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Dump input formats behind one small interface.
+ *
+ * An input gives physical memory page by page, the list of physical ranges
+ * it holds, the VMCOREINFO text and the ELF notes.  It knows nothing of what
+ * a page is for.  One file implements each format: elf_input.c (kexec's
+ * /proc/vmcore and QEMU's dump-guest-memory), kdump_input.c (kdump-compressed
+ * files, whole or split).
+ */
+#ifndef MDF_INPUT_DUMP_INPUT_H
+#define MDF_INPUT_DUMP_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A byte range [start, end) of physical memory. */
+struct phys_range {
+	uint64_t start;
+	uint64_t end;
+};
+
+struct dump_input;
+
+struct input_ops {
+	const char *name;
+	/*
+	 * Reads the page of frame number @pfn into @buf (page_size bytes).
+	 * Returns 0, -MDF_EEXCLUDED when the dump left the page out,
+	 * -MDF_ENOTDUMPED when the page is in none of the ranges, or another
+	 * negative errno.  Bytes of a partly present page that lie outside
+	 * every range read as zero.
+	 */
+	int (*read_page)(struct dump_input *in, uint64_t pfn, void *buf);
+	/*
+	 * Optional: where the file holds the @count whole pages from frame
+	 * @pfn on, one after the other (*@offset), for bulk reads (BTF,
+	 * symbol tables) in one call or one mapping rather than page by page.
+	 * -EAGAIN when they are not simply all there: the caller then reads
+	 * a page at a time.
+	 */
+	int (*file_offset)(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset);
+	/*
+	 * Clears in @bitmap (bit i is pfn start_pfn + i, start_pfn a multiple
+	 * of 8) the pfns that lie in a range but whose data the dump does not
+	 * hold: pages an earlier filtering excluded, ELF pages past a
+	 * segment's p_filesz.
+	 */
+	void (*clear_missing)(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
+			      uint8_t *bitmap);
+	void (*close)(struct dump_input *in);
+};
+
+/* What the kdump-compressed header said, where the input is one. */
+struct kdump_header_info {
+	int header_version;
+	int dump_level;
+	uint32_t status;
+	bool split;
+	uint64_t start_pfn;
+	uint64_t end_pfn;
+	uint64_t phys_base;
+	uint64_t max_mapnr;
+	int nr_cpus;
+	int64_t timestamp_sec;
+	int64_t timestamp_usec;
+	char release[65];
+};
+
+struct dump_input {
+	const struct input_ops *ops;
+	const char *path;
+	int fd;
+	uint64_t file_size;
+	uint32_t page_size;
+	/* Physical memory held, sorted, disjoint, each page once. */
+	struct phys_range *ranges;
+	size_t nr_ranges;
+	/* One past the highest pfn of any range. */
+	uint64_t max_pfn;
+	/* The VMCOREINFO text, NUL-terminated; NULL if the dump has none. */
+	char *vmcoreinfo;
+	size_t vmcoreinfo_size;
+	/* Every ELF note of the dump, raw (Elf64_Nhdr, name, desc, ...). */
+	unsigned char *notes;
+	size_t notes_size;
+	/* Set when the input is kdump-compressed. */
+	const struct kdump_header_info *kdump;
+	void *priv;
+};
+
+/*
+ * Opens @path, recognising its format from its first bytes.  On failure,
+ * prints what is wrong with the file and returns a negative errno.
+ */
+int input_open(const char *path, struct dump_input **out);
+void input_close(struct dump_input *in);
+
+static inline int input_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+{
+	return in->ops->read_page(in, pfn, buf);
+}
+
+/* Replaces in->vmcoreinfo with a NUL-terminated copy of @size bytes of @text. */
+int input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size);
+
+/* Per-format openers, called by input_open() once it knows the format. */
+int elf_input_open(struct dump_input *in);
+int kdump_input_open(struct dump_input *in);
+
+/*
+ * Helpers for the formats: keep ranges sorted and drop overlaps so that
+ * each physical page is held once; find the range holding an address.
+ */
+int input_add_range(struct dump_input *in, uint64_t start, uint64_t end);
+void input_normalise_ranges(struct dump_input *in);
+const struct phys_range *input_find_range(const struct dump_input *in, uint64_t paddr);
+
+/* Reads exactly @len bytes at @offset; a short read is -EIO with a message. */
+int input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what);
+
+#endif

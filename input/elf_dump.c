@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ELF64 crash dumps: /proc/vmcore as kexec builds it, and QEMU's
+ * dump-guest-memory output.
+ *
+ * Both put physical memory in PT_LOAD segments and the VMCOREINFO text in
+ * a note.  They differ in ways that matter to a reader:
+ *  - kexec writes program headers right after the ELF header and gives each
+ *    PT_LOAD a kernel virtual address; the kernel image's physical range is
+ *    present twice, once in its own text segment and once in the direct map;
+ *  - QEMU >= 7.2 puts the section header table before the program headers
+ *    and leaves p_vaddr at 0.
+ * libelf reads either layout from e_phoff.  Segments are indexed by
+ * physical address with overlaps trimmed, so each physical page is read
+ * from exactly one place.  Bytes past p_filesz (up to p_memsz) read as zero.
+ */
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/dump_input.h"
+#include "input/elf_notes.h"
+#include "util/message.h"
+
+#define X86_64_PAGE_SIZE 4096
+
+struct elf_segment {
+	uint64_t phys_start;
+	uint64_t phys_end;     /* phys_start + p_memsz */
+	uint64_t file_offset;
+	uint64_t file_size;    /* bytes backed by the file, <= phys_end - phys_start */
+};
+
+/*
+ * Pages are mostly read in ascending order (the page scan, the writer):
+ * after two consecutive pages, the following ones come from a window read
+ * ahead in one call, so that a dump costs a read per window, not per page.
+ * Scattered reads (page tables, symbol tables) read what they ask.
+ */
+#define READ_AHEAD (1u << 20)
+
+struct elf_input {
+	struct elf_segment *segments;
+	size_t nr_segments;
+	unsigned char *window;    /* READ_AHEAD bytes, allocated on first use */
+	uint64_t window_offset;   /* file offset of window[0] */
+	size_t window_len;
+	uint64_t next_offset;     /* where a sequential reader reads next */
+};
+
+/* The first segment (sorted, disjoint) that ends after @paddr; nr_segments if none. */
+static size_t first_segment_after(const struct elf_input *ei, uint64_t paddr)
+{
+	size_t lo = 0, hi = ei->nr_segments;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ei->segments[mid].phys_end <= paddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Reads the page at file offset @offset of @seg, through the read-ahead window. */
+static int read_whole_page(struct dump_input *in, struct elf_input *ei, const struct elf_segment *seg,
+			   uint64_t offset, void *buf)
+{
+	uint64_t seg_file_end = seg->file_offset + seg->file_size;
+	bool sequential = offset == ei->next_offset;
+	int err;
+
+	ei->next_offset = offset + in->page_size;
+	if (offset >= ei->window_offset && offset + in->page_size <= ei->window_offset + ei->window_len) {
+		memcpy(buf, ei->window + (offset - ei->window_offset), in->page_size);
+		return 0;
+	}
+	if (!sequential || (!ei->window && !(ei->window = malloc(READ_AHEAD))))
+		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
+	ei->window_len = seg_file_end - offset < READ_AHEAD ? (size_t)(seg_file_end - offset) : READ_AHEAD;
+	ei->window_offset = offset;
+	err = input_pread(in, ei->window, ei->window_len, offset, "a PT_LOAD segment");
+	if (err) {
+		ei->window_len = 0;
+		return err;
+	}
+	memcpy(buf, ei->window, in->page_size);
+	return 0;
+}
+
+/* A run of pages that one segment's file data holds whole. */
+static int elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset)
+{
+	struct elf_input *ei = in->priv;
+	uint64_t start = pfn * in->page_size, len = count * in->page_size;
+	size_t lo = first_segment_after(ei, start);
+
+	if (lo == ei->nr_segments || ei->segments[lo].phys_start > start ||
+	    start + len > ei->segments[lo].phys_start + ei->segments[lo].file_size)
+		return -EAGAIN;
+	*offset = ei->segments[lo].file_offset + (start - ei->segments[lo].phys_start);
+	return 0;
+}
+
+static int compare_segments(const void *a, const void *b)
+{
+	const struct elf_segment *sa = a, *sb = b;
+
+	if (sa->phys_start != sb->phys_start)
+		return sa->phys_start < sb->phys_start ? -1 : 1;
+	/* At the same start, the longer segment first: it covers the other. */
+	if (sa->phys_end != sb->phys_end)
+		return sa->phys_end > sb->phys_end ? -1 : 1;
+	return 0;
+}
+
+/* Trim overlaps so that every physical byte belongs to one segment. */
+static void trim_overlaps(struct elf_input *ei)
+{
+	uint64_t covered_end = 0;
+	size_t kept = 0;
+
+	qsort(ei->segments, ei->nr_segments, sizeof(*ei->segments), compare_segments);
+	for (size_t i = 0; i < ei->nr_segments; i++) {
+		struct elf_segment seg = ei->segments[i];
+
+		if (kept && seg.phys_end <= covered_end)
+			continue;
+		if (kept && seg.phys_start < covered_end) {
+			uint64_t cut = covered_end - seg.phys_start;
+
+			seg.phys_start = covered_end;
+			seg.file_offset += cut;
+			seg.file_size = seg.file_size > cut ? seg.file_size - cut : 0;
+		}
+		ei->segments[kept++] = seg;
+		covered_end = seg.phys_end;
+	}
+	ei->nr_segments = kept;
+}
+
+static int elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+{
+	struct elf_input *ei = in->priv;
+	uint64_t page_start = pfn * in->page_size;
+	uint64_t page_end = page_start + in->page_size;
+	size_t lo = first_segment_after(ei, page_start);
+	bool found = false;
+
+	/* The common case: one segment holds the whole page in the file. */
+	if (lo < ei->nr_segments && ei->segments[lo].phys_start <= page_start &&
+	    ei->segments[lo].phys_start + ei->segments[lo].file_size >= page_end)
+		return read_whole_page(in, ei, &ei->segments[lo],
+				       ei->segments[lo].file_offset + (page_start - ei->segments[lo].phys_start),
+				       buf);
+	memset(buf, 0, in->page_size);
+	for (size_t i = lo; i < ei->nr_segments && ei->segments[i].phys_start < page_end; i++) {
+		const struct elf_segment *seg = &ei->segments[i];
+		uint64_t from = seg->phys_start > page_start ? seg->phys_start : page_start;
+		uint64_t to = seg->phys_end < page_end ? seg->phys_end : page_end;
+		uint64_t file_end = seg->phys_start + seg->file_size;
+
+		found = true;
+		if (to > file_end)
+			to = file_end;
+		if (from >= to)
+			continue;
+		int err = input_pread(in, (char *)buf + (from - page_start), to - from,
+				      seg->file_offset + (from - seg->phys_start), "a PT_LOAD segment");
+		if (err)
+			return err;
+	}
+	return found ? 0 : -MDF_ENOTDUMPED;
+}
+
+static void elf_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
+			      uint8_t *bitmap)
+{
+	const struct elf_input *ei = in->priv;
+
+	for (size_t i = 0; i < ei->nr_segments; i++) {
+		const struct elf_segment *seg = &ei->segments[i];
+		/*
+		 * From the page where the file data ends, as upstream's
+		 * exclude_nodata_pages: a page the file holds only in part
+		 * has no data to dump.
+		 */
+		uint64_t from = (seg->phys_start + seg->file_size) / in->page_size;
+		uint64_t to = (seg->phys_end + in->page_size - 1) / in->page_size;
+
+		if (from < start_pfn)
+			from = start_pfn;
+		if (to > end_pfn)
+			to = end_pfn;
+		for (uint64_t pfn = from; pfn < to; pfn++)
+			bitmap[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << ((pfn - start_pfn) % 8));
+	}
+}
+
+static void elf_close(struct dump_input *in)
+{
+	struct elf_input *ei = in->priv;
+
+	if (ei) {
+		free(ei->segments);
+		free(ei->window);
+	}
+	free(ei);
+	in->priv = NULL;
+}
+
+static const struct input_ops elf_ops = {
+	.name = "ELF",
+	.read_page = elf_read_page,
+	.file_offset = elf_file_offset,
+	.clear_missing = elf_clear_missing,
+	.close = elf_close,
+};
+
+static int append_notes(struct dump_input *in, const GElf_Phdr *ph)
+{
+	unsigned char *grown;
+	int err;
+
+	if (ph->p_filesz > (16u << 20)) {
+		msg_error("%s: PT_NOTE at offset 0x%llx claims 0x%llx bytes: corrupt", in->path,
+			  (unsigned long long)ph->p_offset, (unsigned long long)ph->p_filesz);
+		return -MDF_ECORRUPT;
+	}
+	grown = realloc(in->notes, in->notes_size + ph->p_filesz);
+	if (!grown)
+		return -ENOMEM;
+	in->notes = grown;
+	err = input_pread(in, in->notes + in->notes_size, ph->p_filesz, ph->p_offset, "PT_NOTE");
+	if (err)
+		return err;
+	in->notes_size += ph->p_filesz;
+	return 0;
+}
+
+/* Finds the last VMCOREINFO note among all notes and keeps a copy of its text. */
+static int find_vmcoreinfo(struct dump_input *in)
+{
+	struct elf_note note;
+	enum elf_note_step step;
+	size_t pos = 0;
+	int err = 0;
+
+	while (!err && (step = elf_note_next(in->notes, in->notes_size, &pos, &note)) == ELF_NOTE_FOUND) {
+		/* A zero-filled tail is padding from kexec, not corruption. */
+		if (elf_note_is_padding(&note))
+			return 0;
+		if (elf_note_named(&note, "VMCOREINFO"))
+			err = input_set_vmcoreinfo(in, note.desc, note.desc_size);
+	}
+	if (!err && step == ELF_NOTE_OVERRUN) {
+		msg_error("%s: ELF note at note offset 0x%zx runs past the notes' end (namesz %u, descsz %u)",
+			  in->path, pos, note.name_size, note.desc_size);
+		err = -MDF_ECORRUPT;
+	}
+	return err;
+}
+
+static int add_segment(struct dump_input *in, struct elf_input *ei, const GElf_Phdr *ph, size_t index)
+{
+	struct elf_segment *grown;
+
+	if (ph->p_filesz > ph->p_memsz) {
+		msg_error("%s: PT_LOAD %zu has p_filesz 0x%llx above p_memsz 0x%llx", in->path, index,
+			  (unsigned long long)ph->p_filesz, (unsigned long long)ph->p_memsz);
+		return -MDF_ECORRUPT;
+	}
+	if (ph->p_offset > in->file_size || ph->p_filesz > in->file_size - ph->p_offset) {
+		msg_error("%s: PT_LOAD %zu (paddr 0x%llx) needs file bytes 0x%llx-0x%llx but the file "
+			  "ends at 0x%llx: truncated dump?", in->path, index,
+			  (unsigned long long)ph->p_paddr, (unsigned long long)ph->p_offset,
+			  (unsigned long long)(ph->p_offset + ph->p_filesz),
+			  (unsigned long long)in->file_size);
+		return -MDF_ECORRUPT;
+	}
+	if (ph->p_paddr + ph->p_memsz < ph->p_paddr) {
+		msg_error("%s: PT_LOAD %zu: paddr 0x%llx + memsz 0x%llx wraps around", in->path, index,
+			  (unsigned long long)ph->p_paddr, (unsigned long long)ph->p_memsz);
+		return -MDF_ECORRUPT;
+	}
+	if (ph->p_memsz == 0)
+		return 0;
+	grown = realloc(ei->segments, (ei->nr_segments + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	ei->segments = grown;
+	ei->segments[ei->nr_segments++] = (struct elf_segment){
+		.phys_start = ph->p_paddr,
+		.phys_end = ph->p_paddr + ph->p_memsz,
+		.file_offset = ph->p_offset,
+		.file_size = ph->p_filesz,
+	};
+	return 0;
+}
+
+int elf_input_open(struct dump_input *in)
+{
+	struct elf_input *ei;
+	Elf *elf = NULL;
+	GElf_Ehdr eh;
+	size_t phnum;
+	int err;
+
+	ei = calloc(1, sizeof(*ei));
+	if (!ei)
+		return -ENOMEM;
+	in->priv = ei;
+	in->ops = &elf_ops;
+
+	elf_version(EV_CURRENT);
+	elf = elf_begin(in->fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		msg_error("%s: cannot read the ELF header: %s", in->path, elf_errmsg(-1));
+		err = -MDF_ECORRUPT;
+		goto out;
+	}
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+		msg_error("%s: only little-endian ELF64 dumps are supported (class %u, data %u)",
+			  in->path, eh.e_ident[EI_CLASS], eh.e_ident[EI_DATA]);
+		err = -ENOTSUP;
+		goto out;
+	}
+	if (eh.e_type != ET_CORE) {
+		msg_error("%s: an ELF file but not a core dump (e_type %u)", in->path, eh.e_type);
+		err = -EINVAL;
+		goto out;
+	}
+	if (eh.e_machine != EM_X86_64) {
+		msg_error("%s: ELF machine %u is not supported (x86_64 only)", in->path, eh.e_machine);
+		err = -ENOTSUP;
+		goto out;
+	}
+	in->page_size = X86_64_PAGE_SIZE;
+	if (elf_getphdrnum(elf, &phnum) < 0) {
+		msg_error("%s: cannot count the program headers: %s", in->path, elf_errmsg(-1));
+		err = -MDF_ECORRUPT;
+		goto out;
+	}
+	if (eh.e_phoff > in->file_size || phnum * (uint64_t)sizeof(Elf64_Phdr) > in->file_size - eh.e_phoff) {
+		msg_error("%s: %zu program headers at offset 0x%llx run past the end of the file (0x%llx)",
+			  in->path, phnum, (unsigned long long)eh.e_phoff,
+			  (unsigned long long)in->file_size);
+		err = -MDF_ECORRUPT;
+		goto out;
+	}
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph)) {
+			msg_error("%s: cannot read program header %zu: %s", in->path, i, elf_errmsg(-1));
+			err = -MDF_ECORRUPT;
+			goto out;
+		}
+		if (ph.p_type == PT_LOAD)
+			err = add_segment(in, ei, &ph, i);
+		else if (ph.p_type == PT_NOTE)
+			err = append_notes(in, &ph);
+		else
+			err = 0;
+		if (err)
+			goto out;
+	}
+	if (!ei->nr_segments) {
+		msg_error("%s: no PT_LOAD segment: the dump holds no memory", in->path);
+		err = -MDF_ECORRUPT;
+		goto out;
+	}
+	trim_overlaps(ei);
+	for (size_t i = 0; i < ei->nr_segments; i++) {
+		err = input_add_range(in, ei->segments[i].phys_start, ei->segments[i].phys_end);
+		if (err)
+			goto out;
+	}
+	input_normalise_ranges(in);
+	err = find_vmcoreinfo(in);
+out:
+	if (elf)
+		elf_end(elf);
+	return err;
+}

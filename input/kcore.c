@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /proc/kcore as a dump input; kcore_input.h says what is read.
+ *
+ * The segments with a physical address are indexed by it, sorted, and
+ * trimmed where they overlap (the kernel image is also in the direct map),
+ * as elf_input.c does for a kexec dump; a page is read from the one
+ * segment that holds it.
+ */
+#include <elf.h>
+#include <endian.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input/dump_input.h"
+#include "input/elf_notes.h"
+#include "input/elf_segments.h"
+#include "input/kcore.h"
+#include "util/message.h"
+
+#define KCORE_PATH "/proc/kcore"
+#define IOMEM_PATH "/proc/iomem"
+#define VMCOREINFO_SYSFS "/sys/kernel/vmcoreinfo"
+#define X86_64_PAGE_SIZE 4096
+#define NOT_PADDR UINT64_MAX
+#define VMCOREINFO_NAME "VMCOREINFO"
+/* A bound for /sys/kernel/vmcoreinfo's size, against a corrupt answer. */
+#define VMCOREINFO_MAX (1u << 20)
+
+struct kcore_segment {
+	uint64_t start;         /* physical */
+	uint64_t end;
+	uint64_t file_offset;
+};
+
+struct kcore_input {
+	struct kcore_segment *segs;
+	size_t nr_segs;
+};
+
+/* A page partly in the segments reads as zeros elsewhere, as an ELF dump's. */
+static int kcore_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+{
+	const struct kcore_input *kc = in->priv;
+	uint64_t start = pfn * in->page_size, end = start + in->page_size;
+	bool found = false;
+
+	memset(buf, 0, in->page_size);
+	for (size_t i = 0; i < kc->nr_segs; i++) {
+		const struct kcore_segment *s = &kc->segs[i];
+		uint64_t from = s->start > start ? s->start : start;
+		uint64_t to = s->end < end ? s->end : end;
+		int err;
+
+		if (from >= to)
+			continue;
+		found = true;
+		err = input_pread(in, (char *)buf + (from - start), to - from,
+				  s->file_offset + (from - s->start), "a kcore segment");
+		if (err)
+			return err;
+	}
+	return found ? 0 : -MDF_ENOTDUMPED;
+}
+
+/* Every byte of a kcore segment is there to read: nothing is missing. */
+static void kcore_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
+				uint8_t *bitmap)
+{
+	(void)in;
+	(void)start_pfn;
+	(void)end_pfn;
+	(void)bitmap;
+}
+
+static void kcore_close(struct dump_input *in)
+{
+	struct kcore_input *kc = in->priv;
+
+	if (kc)
+		free(kc->segs);
+	free(kc);
+	in->priv = NULL;
+}
+
+static const struct input_ops kcore_ops = {
+	.name = "kcore",
+	.read_page = kcore_read_page,
+	.clear_missing = kcore_clear_missing,
+	.close = kcore_close,
+};
+
+static int compare_segments(const void *a, const void *b)
+{
+	const struct kcore_segment *sa = a, *sb = b;
+
+	if (sa->start != sb->start)
+		return sa->start < sb->start ? -1 : 1;
+	return sa->end > sb->end ? -1 : sa->end < sb->end;
+}
+
+/* Removes [start, end) from the segments, splitting one that holds it inside. */
+static int cut_out(struct kcore_input *kc, uint64_t start, uint64_t end)
+{
+	for (size_t i = 0; i < kc->nr_segs; i++) {
+		struct kcore_segment *s = &kc->segs[i];
+
+		if (end <= s->start || start >= s->end)
+			continue;
+		if (start > s->start && end < s->end) {
+			struct kcore_segment *grown = realloc(kc->segs,
+							      (kc->nr_segs + 1) * sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			kc->segs = grown;
+			s = &kc->segs[i];
+			memmove(s + 2, s + 1, (kc->nr_segs - i - 1) * sizeof(*s));
+			s[1] = (struct kcore_segment){ end, s->end, s->file_offset + (end - s->start) };
+			s->end = start;
+			kc->nr_segs++;
+		} else if (start > s->start) {
+			s->end = start;
+		} else {
+			s->file_offset += (end < s->end ? end : s->end) - s->start;
+			s->start = end < s->end ? end : s->end;
+		}
+	}
+	return 0;
+}
+
+/* The running kernel's crashkernel reservations: "START-END : Crash kernel". */
+static int cut_out_crashkernel(struct kcore_input *kc)
+{
+	FILE *iomem = fopen(IOMEM_PATH, "re");
+	char line[256];
+	int err = 0;
+
+	if (!iomem) {
+		msg_warn("%s: cannot open (%s): the crashkernel reservation, if any, is counted",
+			 IOMEM_PATH, strerror(errno));
+		return 0;
+	}
+	while (!err && fgets(line, sizeof(line), iomem)) {
+		uint64_t start, end;
+
+		if (strstr(line, ": Crash kernel") &&
+		    sscanf(line, " %" SCNx64 "-%" SCNx64, &start, &end) == 2 && end >= start)
+			err = cut_out(kc, start, end + 1);
+	}
+	fclose(iomem);
+	return err;
+}
+
+/* The physical segments, sorted, each physical byte in one of them. */
+static int index_segments(struct dump_input *in, struct kcore_input *kc,
+			  const struct elf_segments *segs)
+{
+	uint64_t covered = 0;
+	size_t kept = 0;
+	int err = 0;
+
+	kc->segs = calloc(segs->nr_loads ? segs->nr_loads : 1, sizeof(*kc->segs));
+	if (!kc->segs)
+		return -ENOMEM;
+	for (size_t i = 0; i < segs->nr_loads; i++) {
+		const Elf64_Phdr *ph = &segs->loads[i];
+
+		if (ph->p_paddr == NOT_PADDR || !ph->p_filesz || ph->p_paddr + ph->p_filesz < ph->p_paddr)
+			continue;
+		kc->segs[kc->nr_segs++] = (struct kcore_segment){ ph->p_paddr,
+			ph->p_paddr + ph->p_filesz, ph->p_offset };
+	}
+	qsort(kc->segs, kc->nr_segs, sizeof(*kc->segs), compare_segments);
+	for (size_t i = 0; i < kc->nr_segs; i++) {
+		struct kcore_segment s = kc->segs[i];
+
+		if (kept && s.end <= covered)
+			continue;
+		if (kept && s.start < covered) {
+			s.file_offset += covered - s.start;
+			s.start = covered;
+		}
+		kc->segs[kept++] = s;
+		covered = s.end;
+	}
+	kc->nr_segs = kept;
+	if (!strcmp(in->path, KCORE_PATH))
+		err = cut_out_crashkernel(kc);
+	for (size_t i = 0; i < kc->nr_segs && !err; i++)
+		err = input_add_range(in, kc->segs[i].start, kc->segs[i].end);
+	if (!err)
+		input_normalise_ranges(in);
+	if (!err && !in->nr_ranges) {
+		msg_error("%s: no segment with a physical address: no memory to count", in->path);
+		err = -EINVAL;
+	}
+	return err;
+}
+
+/* The VMCOREINFO note among @notes, if any, copied into in->vmcoreinfo. */
+static int find_vmcoreinfo(struct dump_input *in, const unsigned char *notes, size_t size)
+{
+	struct elf_note note;
+	size_t pos = 0;
+
+	while (elf_note_next(notes, size, &pos, &note) == ELF_NOTE_FOUND)
+		if (elf_note_named(&note, VMCOREINFO_NAME))
+			return input_set_vmcoreinfo(in, note.desc, note.desc_size);
+	return 0;
+}
+
+/* Before 4.19 kcore has no VMCOREINFO note: read the kernel's, where sysfs says it is. */
+static int read_sysfs_vmcoreinfo(struct dump_input *in)
+{
+	uint64_t paddr, size;
+	unsigned char *note;
+	FILE *f = fopen(VMCOREINFO_SYSFS, "re");
+	int n, err = 0;
+
+	if (!f) {
+		msg_error("%s: no VMCOREINFO note, and %s cannot be opened (%s)", in->path,
+			  VMCOREINFO_SYSFS, strerror(errno));
+		return -ENOENT;
+	}
+	n = fscanf(f, "%" SCNx64 " %" SCNx64, &paddr, &size);
+	fclose(f);
+	if (n != 2 || size < sizeof(Elf64_Nhdr) || size > VMCOREINFO_MAX) {
+		msg_error("%s: not an address and a size: cannot find VMCOREINFO", VMCOREINFO_SYSFS);
+		return -EINVAL;
+	}
+	note = malloc(size + 2 * X86_64_PAGE_SIZE);
+	if (!note)
+		return -ENOMEM;
+	/* Whole pages around the note, read through the kcore itself. */
+	for (uint64_t at = paddr & ~(uint64_t)(X86_64_PAGE_SIZE - 1); !err && at < paddr + size;
+	     at += X86_64_PAGE_SIZE)
+		err = kcore_read_page(in, at / X86_64_PAGE_SIZE,
+				      note + (at - (paddr & ~(uint64_t)(X86_64_PAGE_SIZE - 1))));
+	if (err)
+		msg_error("%s: cannot read VMCOREINFO at physical 0x%" PRIx64 " (from %s): %s",
+			  in->path, paddr, VMCOREINFO_SYSFS, mdf_strerror(err));
+	else
+		err = find_vmcoreinfo(in, note + (paddr % X86_64_PAGE_SIZE), (size_t)size);
+	free(note);
+	return err;
+}
+
+/* A kcore is an ELF64 core with a PT_LOAD of no physical address. */
+static bool is_kcore(struct dump_input *in, struct elf_segments *segs)
+{
+	unsigned char ident[EI_NIDENT];
+	Elf64_Half type;
+
+	if (pread(in->fd, ident, sizeof(ident), 0) != (ssize_t)sizeof(ident) ||
+	    memcmp(ident, ELFMAG, SELFMAG) || ident[EI_CLASS] != ELFCLASS64 ||
+	    ident[EI_DATA] != ELFDATA2LSB ||
+	    pread(in->fd, &type, sizeof(type), offsetof(Elf64_Ehdr, e_type)) != sizeof(type) ||
+	    le16toh(type) != ET_CORE || elf_segments_read(in, segs))
+		return false;
+	for (size_t i = 0; i < segs->nr_loads; i++)
+		if (segs->loads[i].p_paddr == NOT_PADDR)
+			return true;
+	elf_segments_free(segs);
+	return false;
+}
+
+int kcore_input_open(const char *path, struct dump_input **out)
+{
+	struct elf_segments segs = { 0 };
+	struct kcore_input *kc = NULL;
+	struct dump_input *in;
+	struct stat st;
+	int err = 0;
+
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	in->path = path;
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0 || fstat(in->fd, &st) < 0) {
+		/* input_open() says what is wrong with it. */
+		err = 1;
+		goto out;
+	}
+	in->file_size = (uint64_t)st.st_size;
+	if (!is_kcore(in, &segs)) {
+		err = 1;
+		goto out;
+	}
+	kc = calloc(1, sizeof(*kc));
+	if (!kc) {
+		err = -ENOMEM;
+		goto out;
+	}
+	in->priv = kc;
+	in->ops = &kcore_ops;
+	in->page_size = X86_64_PAGE_SIZE;
+	err = index_segments(in, kc, &segs);
+	if (!err) {
+		/* The notes are kcore's own: the writer-facing copy of them. */
+		in->notes = segs.note_bytes;
+		in->notes_size = segs.note.p_filesz;
+		segs.note_bytes = NULL;
+		err = find_vmcoreinfo(in, in->notes, in->notes_size);
+	}
+	if (!err && !in->vmcoreinfo && !strcmp(path, KCORE_PATH))
+		err = read_sysfs_vmcoreinfo(in);
+	msg_debug("%s: read as kcore, %zu physical segments", path, kc->nr_segs);
+out:
+	elf_segments_free(&segs);
+	if (err) {
+		input_close(in);
+		return err;
+	}
+	*out = in;
+	return 0;
+}

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reading kdump-compressed files ("KDUMP   "), as written by makedumpfile,
+ * QEMU's dump-guest-memory and the -F/-R round trip; kdump_format.h draws
+ * the layout.
+ *
+ * The page descriptors are stored only for the pfns set in the 2nd bitmap,
+ * in pfn order, so a pfn's descriptor is found by counting the set bits
+ * before it.  The 2nd bitmap is kept in memory with a running count of set
+ * bits every RANK_WORDS words, which makes that count a table look-up plus
+ * at most RANK_WORDS popcounts.  The 1st bitmap only says which pages exist:
+ * it is read once, in pieces, into the input's ranges.  Descriptors and
+ * page data are read when asked for, with pread alone, so several threads
+ * may read pages at once.
+ *
+ * A dump written until the disk filled up carries DUMP_DH_COMPRESSED_INCOMPLETE:
+ * its descriptors past the last page written are zero or beyond the end of
+ * the file, and such pages read as excluded, as crash and libkdumpfile do.
+ */
+#include <endian.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/codec.h"
+#include "input/dump_input.h"
+#include "input/kdump_format.h"
+#include "util/message.h"
+
+/* Words of the 2nd bitmap per running count: 512 pfns; the counts take 1/8 of its size. */
+#define RANK_WORDS 8
+/* Words of the 1st bitmap read at a time while turning it into ranges. */
+#define SCAN_WORDS 8192
+
+/* Page sizes of the architectures the format is used on lie well inside. */
+#define MIN_BLOCK_SIZE 1024
+#define MAX_BLOCK_SIZE (1 << 20)
+/* The kernel reserves one page for VMCOREINFO; notes are a few per CPU. */
+#define MAX_VMCOREINFO_SIZE (1 << 20)
+#define MAX_NOTES_SIZE (64 << 20)
+
+struct kdump_input {
+	struct kdump_header_info info;
+	uint64_t max_mapnr;
+	/* The 2nd bitmap: pfns dumped, bits past max_mapnr cleared. */
+	uint64_t *dumped;
+	/* dumped_before[i]: set bits in words [0, i * RANK_WORDS). */
+	uint64_t *dumped_before;
+	uint64_t desc_offset;
+	/* Where the descriptor table ends and page data may begin. */
+	uint64_t data_offset;
+	bool incomplete;
+};
+
+static uint64_t bitmap_words(uint64_t bits)
+{
+	return bits / 64 + (bits % 64 != 0);
+}
+
+/*
+ * Reads words [first, first + count) of the bitmap at @offset that covers
+ * @bits pfns into host order; bytes past the bitmap's end and bits past
+ * @bits read as zero, so that nothing counts pfns the dump cannot have.
+ */
+static int read_bitmap_words(struct dump_input *in, uint64_t offset, uint64_t bits, uint64_t first,
+			     size_t count, uint64_t *words, const char *what)
+{
+	uint64_t nbytes = bits / 8 + (bits % 8 != 0);
+	uint64_t start = first * 8;
+	size_t len = (size_t)(nbytes - start < count * 8 ? nbytes - start : count * 8);
+	int err;
+
+	memset(words, 0, count * 8);
+	err = input_pread(in, words, len, offset + start, what);
+	if (err)
+		return err;
+	for (size_t i = 0; i < count; i++)
+		words[i] = le64toh(words[i]);
+	if (first + count == bitmap_words(bits) && bits % 64)
+		words[count - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
+	return 0;
+}
+
+static int add_pfn_range(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn)
+{
+	int err = input_add_range(in, start_pfn * in->page_size, end_pfn * in->page_size);
+
+	if (err)
+		msg_error("%s: no memory for the list of physical ranges", in->path);
+	return err;
+}
+
+/* The runs of set bits of the 1st bitmap become the input's ranges. */
+static int read_present_ranges(struct dump_input *in, uint64_t bitmap_offset, uint64_t max_mapnr)
+{
+	uint64_t nwords = bitmap_words(max_mapnr);
+	uint64_t run_start = 0;
+	bool in_run = false;
+	uint64_t *words;
+	int err = 0;
+
+	words = malloc(SCAN_WORDS * sizeof(*words));
+	if (!words) {
+		msg_error("%s: no memory to read the 1st bitmap", in->path);
+		return -ENOMEM;
+	}
+	for (uint64_t first = 0; first < nwords; first += SCAN_WORDS) {
+		size_t count = nwords - first < SCAN_WORDS ? (size_t)(nwords - first) : SCAN_WORDS;
+
+		err = read_bitmap_words(in, bitmap_offset, max_mapnr, first, count, words,
+					"the 1st bitmap (pages present)");
+		if (err)
+			goto out;
+		for (size_t i = 0; i < count; i++) {
+			uint64_t pfn0 = (first + i) * 64;
+
+			/* Most words are wholly inside or outside a run. */
+			if (words[i] == (in_run ? UINT64_MAX : 0))
+				continue;
+			for (unsigned int b = 0; b < 64; b++) {
+				bool set = words[i] >> b & 1;
+
+				if (set == in_run)
+					continue;
+				if (in_run) {
+					err = add_pfn_range(in, run_start, pfn0 + b);
+					if (err)
+						goto out;
+				}
+				run_start = pfn0 + b;
+				in_run = set;
+			}
+		}
+	}
+	if (in_run)
+		err = add_pfn_range(in, run_start, max_mapnr);
+out:
+	free(words);
+	if (!err)
+		input_normalise_ranges(in);
+	return err;
+}
+
+/*
+ * Each part of a split dump carries the whole 2nd bitmap but the page
+ * descriptors of its own pfn range only.
+ */
+static void keep_split_range(struct kdump_input *kd)
+{
+	uint64_t start = kd->info.start_pfn, end = kd->info.end_pfn;
+	uint64_t nwords = bitmap_words(kd->max_mapnr);
+
+	for (uint64_t i = 0; i < nwords; i++) {
+		uint64_t first = i * 64, keep = UINT64_MAX;
+
+		if (first + 64 <= start || first >= end) {
+			kd->dumped[i] = 0;
+			continue;
+		}
+		if (start > first)
+			keep &= UINT64_MAX << (start - first);
+		if (end < first + 64)
+			keep &= (UINT64_C(1) << (end - first)) - 1;
+		kd->dumped[i] &= keep;
+	}
+}
+
+static int read_dumped_bitmap(struct dump_input *in, struct kdump_input *kd, uint64_t offset)
+{
+	uint64_t nwords = bitmap_words(kd->max_mapnr);
+	uint64_t ngroups = nwords / RANK_WORDS + (nwords % RANK_WORDS != 0);
+	uint64_t count = 0;
+	int err;
+
+	kd->dumped = malloc(nwords * sizeof(*kd->dumped));
+	kd->dumped_before = malloc(ngroups * sizeof(*kd->dumped_before));
+	if (!kd->dumped || !kd->dumped_before) {
+		msg_error("%s: no memory for the 2nd bitmap (%" PRIu64 " pfns)", in->path,
+			  kd->max_mapnr);
+		return -ENOMEM;
+	}
+	err = read_bitmap_words(in, offset, kd->max_mapnr, 0, nwords, kd->dumped,
+				"the 2nd bitmap (pages dumped)");
+	if (err)
+		return err;
+	if (kd->info.split)
+		keep_split_range(kd);
+	for (uint64_t i = 0; i < nwords; i++) {
+		if (i % RANK_WORDS == 0)
+			kd->dumped_before[i / RANK_WORDS] = count;
+		count += (uint64_t)__builtin_popcountll(kd->dumped[i]);
+	}
+	kd->data_offset = kd->desc_offset + count * sizeof(struct kdump_page_desc);
+	return 0;
+}
+
+static bool pfn_dumped(const struct kdump_input *kd, uint64_t pfn)
+{
+	return pfn < kd->max_mapnr && (kd->dumped[pfn / 64] >> (pfn % 64) & 1);
+}
+
+static uint64_t dumped_before(const struct kdump_input *kd, uint64_t pfn)
+{
+	uint64_t word = pfn / 64;
+	uint64_t count = kd->dumped_before[word / RANK_WORDS];
+
+	for (uint64_t i = word - word % RANK_WORDS; i < word; i++)
+		count += (uint64_t)__builtin_popcountll(kd->dumped[i]);
+	return count + (uint64_t)__builtin_popcountll(kd->dumped[word] &
+						      ((UINT64_C(1) << (pfn % 64)) - 1));
+}
+
+/*
+ * Copies @size bytes at @offset, NUL-terminated, for the sub-header's
+ * vmcoreinfo and note fields; @field names them in messages.
+ */
+static int read_blob(struct dump_input *in, uint64_t offset, uint64_t size, uint64_t limit,
+		     const char *field, unsigned char **out)
+{
+	unsigned char *buf;
+	int err;
+
+	if (size > limit) {
+		msg_error("%s: sub-header size_%s is %" PRIu64 " bytes, more than the %" PRIu64
+			  " it can be", in->path, field, size, limit);
+		return -MDF_ECORRUPT;
+	}
+	if (offset > in->file_size || size > in->file_size - offset) {
+		msg_error("%s: sub-header offset_%s 0x%" PRIx64 " and size_%s %" PRIu64
+			  " reach beyond the end of the file (size %" PRIu64 ")",
+			  in->path, field, offset, field, size, in->file_size);
+		return -MDF_ECORRUPT;
+	}
+	buf = malloc(size + 1);
+	if (!buf) {
+		msg_error("%s: no memory for %s (%" PRIu64 " bytes)", in->path, field, size);
+		return -ENOMEM;
+	}
+	err = input_pread(in, buf, size, offset, field);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[size] = '\0';
+	*out = buf;
+	return 0;
+}
+
+/* Reads and checks the descriptor of a dumped @pfn, and names its codec. */
+static int read_page_desc(struct dump_input *in, const struct kdump_input *kd, uint64_t pfn,
+			  struct kdump_page_desc *pd, enum mdf_codec *codec)
+{
+	uint64_t pos = kd->desc_offset + dumped_before(kd, pfn) * sizeof(*pd);
+	char what[64];
+	int err;
+
+	/* Open made sure the table fits in a complete dump. */
+	if (pos + sizeof(*pd) > in->file_size)
+		return -MDF_EEXCLUDED;
+	snprintf(what, sizeof(what), "the page descriptor of pfn 0x%" PRIx64, pfn);
+	err = input_pread(in, pd, sizeof(*pd), pos, what);
+	if (err)
+		return err;
+	pd->offset = (int64_t)le64toh((uint64_t)pd->offset);
+	pd->size = le32toh(pd->size);
+	pd->flags = le32toh(pd->flags);
+	if (kd->incomplete &&
+	    (pd->offset == 0 || (uint64_t)pd->offset > in->file_size ||
+	     pd->size > in->file_size - (uint64_t)pd->offset))
+		return -MDF_EEXCLUDED;
+	if (pd->size == 0 || pd->size > in->page_size) {
+		msg_error("%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
+			  ": size %" PRIu32 " is not within 1..%" PRIu32 " (the page size)",
+			  in->path, pfn, pos, pd->size, in->page_size);
+		return -MDF_ECORRUPT;
+	}
+	if ((uint64_t)pd->offset < kd->data_offset || (uint64_t)pd->offset > in->file_size ||
+	    pd->size > in->file_size - (uint64_t)pd->offset) {
+		msg_error("%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
+			  ": data at 0x%" PRIx64 " (%" PRIu32 " bytes) is outside the page data area "
+			  "0x%" PRIx64 "-0x%" PRIx64, in->path, pfn, pos, (uint64_t)pd->offset,
+			  pd->size, kd->data_offset, in->file_size);
+		return -MDF_ECORRUPT;
+	}
+	if (kdump_codec_of_flags(pd->flags, codec)) {
+		msg_error("%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
+			  ": flags 0x%" PRIx32 " name more than one compression", in->path, pfn,
+			  pos, pd->flags);
+		return -MDF_ECORRUPT;
+	}
+	if (*codec == CODEC_NONE && pd->size != in->page_size) {
+		msg_error("%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
+			  ": uncompressed (flags 0x%" PRIx32 ") but size %" PRIu32
+			  ", not the page size %" PRIu32, in->path, pfn, pos, pd->flags, pd->size,
+			  in->page_size);
+		return -MDF_ECORRUPT;
+	}
+	return 0;
+}
+
+static int kdump_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+{
+	const struct kdump_input *kd = in->priv;
+	struct kdump_page_desc pd;
+	enum mdf_codec codec;
+	unsigned char *packed = NULL;
+	char what[64];
+	int err;
+
+	if (pfn >= in->max_pfn)
+		return -MDF_ENOTDUMPED;
+	if (!pfn_dumped(kd, pfn))
+		return input_find_range(in, pfn * in->page_size) ? -MDF_EEXCLUDED
+								 : -MDF_ENOTDUMPED;
+	err = read_page_desc(in, kd, pfn, &pd, &codec);
+	if (err)
+		return err;
+	snprintf(what, sizeof(what), "the data of pfn 0x%" PRIx64, pfn);
+	if (codec == CODEC_NONE)
+		return input_pread(in, buf, pd.size, (uint64_t)pd.offset, what);
+
+	packed = malloc(pd.size);
+	if (!packed) {
+		msg_error("%s: no memory to read pfn 0x%" PRIx64, in->path, pfn);
+		return -ENOMEM;
+	}
+	err = input_pread(in, packed, pd.size, (uint64_t)pd.offset, what);
+	if (err)
+		goto out;
+	err = codec_decompress(codec, packed, pd.size, buf, in->page_size);
+	if (err == -ENOMEM)
+		msg_error("%s: no memory to decompress pfn 0x%" PRIx64, in->path, pfn);
+	else if (err)
+		msg_error("%s: pfn 0x%" PRIx64 ": %s data at offset 0x%" PRIx64 " (%" PRIu32
+			  " bytes) does not decompress to a %" PRIu32 "-byte page",
+			  in->path, pfn, codec_name(codec), (uint64_t)pd.offset, pd.size,
+			  in->page_size);
+out:
+	free(packed);
+	return err;
+}
+
+static void kdump_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
+				uint8_t *bitmap)
+{
+	const struct kdump_input *kd = in->priv;
+
+	for (uint64_t pfn = start_pfn; pfn < end_pfn; pfn++)
+		if (!pfn_dumped(kd, pfn))
+			bitmap[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << ((pfn - start_pfn) % 8));
+}
+
+static void kdump_close(struct dump_input *in)
+{
+	struct kdump_input *kd = in->priv;
+
+	if (!kd)
+		return;
+	free(kd->dumped);
+	free(kd->dumped_before);
+	free(kd);
+	in->priv = NULL;
+}
+
+static const struct input_ops kdump_ops = {
+	.name = "kdump-compressed",
+	.read_page = kdump_read_page,
+	.clear_missing = kdump_clear_missing,
+	.close = kdump_close,
+};
+
+static int check_disk_header(struct dump_input *in, const struct kdump_disk_header *dh)
+{
+	if (dh->header_version < 1 || dh->header_version > KDUMP_HEADER_VERSION) {
+		msg_error("%s: header_version %" PRId32 " at offset 0x%zx: only versions 1 to %d "
+			  "are known", in->path, dh->header_version,
+			  offsetof(struct kdump_disk_header, header_version), KDUMP_HEADER_VERSION);
+		return -MDF_ECORRUPT;
+	}
+	if (dh->block_size < MIN_BLOCK_SIZE || dh->block_size > MAX_BLOCK_SIZE ||
+	    (dh->block_size & (dh->block_size - 1))) {
+		msg_error("%s: block_size %" PRId32 " at offset 0x%zx is not a page size (a power "
+			  "of two from %d to %d)", in->path, dh->block_size,
+			  offsetof(struct kdump_disk_header, block_size), MIN_BLOCK_SIZE,
+			  MAX_BLOCK_SIZE);
+		return -MDF_ECORRUPT;
+	}
+	if (dh->sub_hdr_size < 1) {
+		msg_error("%s: sub_hdr_size %" PRId32 " at offset 0x%zx: the sub header needs at "
+			  "least one block", in->path, dh->sub_hdr_size,
+			  offsetof(struct kdump_disk_header, sub_hdr_size));
+		return -MDF_ECORRUPT;
+	}
+	if (dh->bitmap_blocks == 0) {
+		msg_error("%s: bitmap_blocks is 0 at offset 0x%zx", in->path,
+			  offsetof(struct kdump_disk_header, bitmap_blocks));
+		return -MDF_ECORRUPT;
+	}
+	return 0;
+}
+
+static void le_disk_header(struct kdump_disk_header *dh)
+{
+	dh->header_version = (int32_t)le32toh((uint32_t)dh->header_version);
+	dh->status = le32toh(dh->status);
+	dh->block_size = (int32_t)le32toh((uint32_t)dh->block_size);
+	dh->sub_hdr_size = (int32_t)le32toh((uint32_t)dh->sub_hdr_size);
+	dh->bitmap_blocks = le32toh(dh->bitmap_blocks);
+	dh->max_mapnr = le32toh(dh->max_mapnr);
+	dh->nr_cpus = (int32_t)le32toh((uint32_t)dh->nr_cpus);
+}
+
+/*
+ * Fields newer than the header's version read as zero, except the 64-bit
+ * pfns, which fall back on the fields they replaced.
+ */
+static void le_sub_header(struct kdump_sub_header *sh, int version)
+{
+	sh->phys_base = le64toh(sh->phys_base);
+	sh->dump_level = (int32_t)le32toh((uint32_t)sh->dump_level);
+	sh->split = version >= 2 ? (int32_t)le32toh((uint32_t)sh->split) : 0;
+	sh->start_pfn = version >= 2 ? le64toh(sh->start_pfn) : 0;
+	sh->end_pfn = version >= 2 ? le64toh(sh->end_pfn) : 0;
+	sh->offset_vmcoreinfo = version >= 3 ? le64toh(sh->offset_vmcoreinfo) : 0;
+	sh->size_vmcoreinfo = version >= 3 ? le64toh(sh->size_vmcoreinfo) : 0;
+	sh->offset_note = version >= 4 ? le64toh(sh->offset_note) : 0;
+	sh->size_note = version >= 4 ? le64toh(sh->size_note) : 0;
+	sh->start_pfn_64 = version >= 6 ? le64toh(sh->start_pfn_64) : sh->start_pfn;
+	sh->end_pfn_64 = version >= 6 ? le64toh(sh->end_pfn_64) : sh->end_pfn;
+	sh->max_mapnr_64 = version >= 6 ? le64toh(sh->max_mapnr_64) : 0;
+}
+
+static void fill_header_info(struct kdump_header_info *info, const struct kdump_disk_header *dh,
+			     const struct kdump_sub_header *sh, uint64_t max_mapnr)
+{
+	info->header_version = dh->header_version;
+	info->dump_level = sh->dump_level;
+	info->status = dh->status;
+	info->split = sh->split != 0;
+	info->start_pfn = sh->start_pfn_64;
+	info->end_pfn = sh->end_pfn_64;
+	info->phys_base = sh->phys_base;
+	info->max_mapnr = max_mapnr;
+	info->nr_cpus = dh->nr_cpus;
+	info->timestamp_sec = dh->timestamp_sec;
+	info->timestamp_usec = dh->timestamp_usec;
+	memcpy(info->release, dh->utsname.release, sizeof(info->release));
+	info->release[sizeof(info->release) - 1] = '\0';
+}
+
+/* Where the bitmaps and the descriptors are, checked against the file. */
+static int check_layout(struct dump_input *in, const struct kdump_disk_header *dh,
+			struct kdump_input *kd, uint64_t *bitmap1, uint64_t *bitmap2)
+{
+	uint64_t block = (uint64_t)dh->block_size;
+	uint64_t bitmap_len = dh->bitmap_blocks * block;
+
+	/* All three are below 2^32 blocks of at most 2^20 bytes: no overflow. */
+	*bitmap1 = (1 + (uint64_t)dh->sub_hdr_size) * block;
+	*bitmap2 = *bitmap1 + bitmap_len / 2;
+	kd->desc_offset = *bitmap1 + bitmap_len;
+	if (kd->desc_offset > in->file_size) {
+		msg_error("%s: sub_hdr_size %" PRId32 " and bitmap_blocks %" PRIu32 " (blocks of %"
+			  PRIu64 " bytes) put the bitmaps' end at 0x%" PRIx64 ", beyond the end "
+			  "of the file (size %" PRIu64 "): truncated?", in->path, dh->sub_hdr_size,
+			  dh->bitmap_blocks, block, kd->desc_offset, in->file_size);
+		return -MDF_ECORRUPT;
+	}
+	if (kd->max_mapnr == 0 || kd->max_mapnr > bitmap_len / 2 * 8) {
+		msg_error("%s: max_mapnr %" PRIu64 " does not fit bitmap_blocks %" PRIu32
+			  ", two bitmaps of %" PRIu64 " pfns each", in->path, kd->max_mapnr,
+			  dh->bitmap_blocks, bitmap_len / 2 * 8);
+		return -MDF_ECORRUPT;
+	}
+	if (kd->max_mapnr > UINT64_MAX / block) {
+		msg_error("%s: max_mapnr %" PRIu64 " pages of %" PRIu64 " bytes overflow a 64-bit "
+			  "address", in->path, kd->max_mapnr, block);
+		return -MDF_ECORRUPT;
+	}
+	return 0;
+}
+
+int kdump_input_open(struct dump_input *in)
+{
+	struct kdump_disk_header dh;
+	struct kdump_sub_header sh;
+	struct kdump_input *kd;
+	uint64_t bitmap1, bitmap2;
+	unsigned char *blob;
+	int err;
+
+	kd = calloc(1, sizeof(*kd));
+	if (!kd) {
+		msg_error("%s: no memory to open the dump", in->path);
+		return -ENOMEM;
+	}
+	/* input_close() frees what is attached to @in, whatever failed. */
+	in->priv = kd;
+	in->ops = &kdump_ops;
+
+	err = input_pread(in, &dh, sizeof(dh), 0, "the kdump disk header");
+	if (err)
+		return err;
+	le_disk_header(&dh);
+	err = check_disk_header(in, &dh);
+	if (err)
+		return err;
+	in->page_size = (uint32_t)dh.block_size;
+	err = input_pread(in, &sh, sizeof(sh), in->page_size, "the kdump sub header");
+	if (err)
+		return err;
+	le_sub_header(&sh, dh.header_version);
+	kd->max_mapnr = dh.header_version >= 6 ? sh.max_mapnr_64 : dh.max_mapnr;
+	fill_header_info(&kd->info, &dh, &sh, kd->max_mapnr);
+	in->kdump = &kd->info;
+
+	err = check_layout(in, &dh, kd, &bitmap1, &bitmap2);
+	if (err)
+		return err;
+	kd->incomplete = dh.status & DUMP_DH_COMPRESSED_INCOMPLETE;
+	if (kd->incomplete)
+		msg_warn("%s: the dump is incomplete (status 0x%" PRIx32 "): its writer ran out "
+			 "of space, and the pages it did not write read as excluded",
+			 in->path, dh.status);
+	if (kd->info.split &&
+	    (kd->info.start_pfn > kd->info.end_pfn || kd->info.end_pfn > kd->max_mapnr)) {
+		msg_error("%s: split dump with start_pfn 0x%" PRIx64 " and end_pfn 0x%" PRIx64
+			  ": not a range within max_mapnr 0x%" PRIx64, in->path,
+			  kd->info.start_pfn, kd->info.end_pfn, kd->max_mapnr);
+		return -MDF_ECORRUPT;
+	}
+
+	err = read_dumped_bitmap(in, kd, bitmap2);
+	if (err)
+		return err;
+	if (!kd->incomplete && kd->data_offset > in->file_size) {
+		msg_error("%s: the page descriptors (0x%" PRIx64 " bytes from offset 0x%" PRIx64
+			  ", one per pfn set in the 2nd bitmap) reach beyond the end of the file "
+			  "(size %" PRIu64 "): truncated?", in->path,
+			  kd->data_offset - kd->desc_offset, kd->desc_offset, in->file_size);
+		return -MDF_ECORRUPT;
+	}
+	err = read_present_ranges(in, bitmap1, kd->max_mapnr);
+	if (err)
+		return err;
+
+	if (sh.size_vmcoreinfo) {
+		err = read_blob(in, sh.offset_vmcoreinfo, sh.size_vmcoreinfo, MAX_VMCOREINFO_SIZE,
+				"vmcoreinfo", &blob);
+		if (err)
+			return err;
+		in->vmcoreinfo = (char *)blob;
+		in->vmcoreinfo_size = sh.size_vmcoreinfo;
+	}
+	if (sh.size_note) {
+		err = read_blob(in, sh.offset_note, sh.size_note, MAX_NOTES_SIZE, "note",
+				&in->notes);
+		if (err)
+			return err;
+		in->notes_size = sh.size_note;
+	}
+	return 0;
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The kernel writes VMCOREINFO as one "KEY=VALUE\n" line per fact.  Values
+ * are hexadecimal for SYMBOL() and KERNELOFFSET, decimal (possibly negative)
+ * for SIZE(), OFFSET(), LENGTH() and most NUMBER()s; a few NUMBER()s, such
+ * as VMALLOC_START, are printed with a 0x prefix.  The table is small (about
+ * a hundred lines), so a sorted array with binary search is all it needs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/vmcoreinfo.h"
+#include "util/message.h"
+
+struct vmcoreinfo_entry {
+	const char *key;
+	const char *value;
+};
+
+struct vmcoreinfo {
+	char *text;      /* the original text, for writers */
+	size_t text_len;
+	char *storage;   /* a copy split into NUL-terminated keys and values */
+	struct vmcoreinfo_entry *entries;
+	size_t nr_entries;
+	const struct vmcoreinfo_fallback *fallback;
+	void *fallback_ctx;
+};
+
+static int compare_entries(const void *a, const void *b)
+{
+	const struct vmcoreinfo_entry *ea = a, *eb = b;
+	int order = strcmp(ea->key, eb->key);
+
+	if (order)
+		return order;
+	/* Among duplicates, the later line sorts last and wins the lookup. */
+	return ea->value < eb->value ? -1 : ea->value > eb->value;
+}
+
+int vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vmcoreinfo **out)
+{
+	struct vmcoreinfo *vi;
+	size_t nr_lines = 0, line_no = 0;
+	char *line, *next;
+	int err = -ENOMEM;
+
+	vi = calloc(1, sizeof(*vi));
+	if (!vi)
+		return -ENOMEM;
+	/* The kernel pads the note; stop at the first NUL. */
+	len = strnlen(text, len);
+	vi->text = malloc(len + 1);
+	vi->storage = malloc(len + 1);
+	if (!vi->text || !vi->storage)
+		goto fail;
+	memcpy(vi->text, text, len);
+	vi->text[len] = '\0';
+	vi->text_len = len;
+	memcpy(vi->storage, text, len);
+	vi->storage[len] = '\0';
+
+	for (size_t i = 0; i < len; i++)
+		nr_lines += text[i] == '\n';
+	vi->entries = calloc(nr_lines + 1, sizeof(*vi->entries));
+	if (!vi->entries)
+		goto fail;
+
+	for (line = vi->storage; line && *line; line = next) {
+		char *eq;
+
+		line_no++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!*line)
+			continue;
+		eq = strchr(line, '=');
+		if (!eq || eq == line) {
+			msg_error("%s: VMCOREINFO line %zu is not KEY=VALUE: \"%.60s\"", origin,
+				  line_no, line);
+			err = -MDF_ECORRUPT;
+			goto fail;
+		}
+		*eq = '\0';
+		vi->entries[vi->nr_entries].key = line;
+		vi->entries[vi->nr_entries].value = eq + 1;
+		vi->nr_entries++;
+	}
+	if (!vi->nr_entries) {
+		msg_error("%s: VMCOREINFO is empty", origin);
+		err = -MDF_ECORRUPT;
+		goto fail;
+	}
+	qsort(vi->entries, vi->nr_entries, sizeof(*vi->entries), compare_entries);
+	*out = vi;
+	return 0;
+fail:
+	vmcoreinfo_free(vi);
+	return err;
+}
+
+int vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out)
+{
+	FILE *f = fopen(path, "re");
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int err = 0;
+
+	if (!f) {
+		err = -errno;
+		msg_error("%s: cannot open VMCOREINFO file: %s", path, strerror(errno));
+		return err;
+	}
+	for (;;) {
+		if (cap - len < 4096) {
+			char *grown;
+
+			/* A real VMCOREINFO is a few KiB; refuse anything absurd. */
+			if (cap >= (1u << 20)) {
+				msg_error("%s: larger than 1 MiB, not a VMCOREINFO file", path);
+				err = -EFBIG;
+				goto out;
+			}
+			grown = realloc(text, cap + 65536);
+			if (!grown) {
+				err = -ENOMEM;
+				goto out;
+			}
+			text = grown;
+			cap += 65536;
+		}
+		size_t n = fread(text + len, 1, cap - len, f);
+
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		err = -EIO;
+		msg_error("%s: read error", path);
+		goto out;
+	}
+	err = vmcoreinfo_parse(text, len, path, out);
+out:
+	free(text);
+	fclose(f);
+	return err;
+}
+
+void vmcoreinfo_free(struct vmcoreinfo *vi)
+{
+	if (!vi)
+		return;
+	free(vi->text);
+	free(vi->storage);
+	free(vi->entries);
+	free(vi);
+}
+
+const char *vmcoreinfo_get(const struct vmcoreinfo *vi, const char *key)
+{
+	size_t lo = 0, hi = vi->nr_entries;
+	const char *found = NULL;
+
+	/* Find the last entry with this key: duplicates sort in line order. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int order = strcmp(key, vi->entries[mid].key);
+
+		if (order < 0) {
+			hi = mid;
+		} else {
+			if (order == 0)
+				found = vi->entries[mid].value;
+			lo = mid + 1;
+		}
+	}
+	return found;
+}
+
+static const char *get_wrapped(const struct vmcoreinfo *vi, const char *kind, const char *name)
+{
+	char key[256];
+
+	if ((size_t)snprintf(key, sizeof(key), "%s(%s)", kind, name) >= sizeof(key))
+		return NULL;
+	return vmcoreinfo_get(vi, key);
+}
+
+static bool parse_unsigned(const char *s, int base, uint64_t *value)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*value = strtoull(s, &end, base);
+	return !errno && *end == '\0';
+}
+
+static bool parse_decimal(const char *s, int64_t *value)
+{
+	char *end;
+	uint64_t u;
+
+	if (!s || !*s)
+		return false;
+	/* NUMBER(VMALLOC_START) and friends are printed as 0x... */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!parse_unsigned(s + 2, 16, &u))
+			return false;
+		*value = (int64_t)u;
+		return true;
+	}
+	errno = 0;
+	*value = strtoll(s, &end, 10);
+	if (errno == ERANGE && *s != '-' && parse_unsigned(s, 10, &u)) {
+		*value = (int64_t)u;
+		return true;
+	}
+	return !errno && *end == '\0';
+}
+
+void vmcoreinfo_set_fallback(struct vmcoreinfo *vi, const struct vmcoreinfo_fallback *ops, void *ctx)
+{
+	vi->fallback = ops;
+	vi->fallback_ctx = ctx;
+}
+
+/*
+ * The fallback is asked only when the line is absent: a line that is there
+ * but malformed is the dump's word, and a wrong one, not a gap to fill.
+ */
+#define ASK_FALLBACK(vi, hook, name, value) \
+	((vi)->fallback && (vi)->fallback->hook && (vi)->fallback->hook((vi)->fallback_ctx, name, value))
+
+bool vmcoreinfo_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value)
+{
+	const char *line = get_wrapped(vi, "SYMBOL", name);
+
+	return line ? parse_unsigned(line, 16, value) : ASK_FALLBACK(vi, symbol, name, value);
+}
+
+bool vmcoreinfo_size(const struct vmcoreinfo *vi, const char *type, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "SIZE", type);
+
+	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, size, type, value);
+}
+
+bool vmcoreinfo_offset(const struct vmcoreinfo *vi, const char *type_member, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "OFFSET", type_member);
+
+	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, offset, type_member, value);
+}
+
+bool vmcoreinfo_length(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "LENGTH", name);
+
+	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, length, name, value);
+}
+
+bool vmcoreinfo_number(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "NUMBER", name);
+
+	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, number, name, value);
+}
+
+static bool fallback_ready(const struct vmcoreinfo *vi)
+{
+	return vi->fallback && vi->fallback->ready && vi->fallback->ready(vi->fallback_ctx);
+}
+
+bool vmcoreinfo_offset_optional(const struct vmcoreinfo *vi, const char *type_member, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "OFFSET", type_member);
+
+	if (line)
+		return parse_decimal(line, value);
+	return fallback_ready(vi) && ASK_FALLBACK(vi, offset, type_member, value);
+}
+
+bool vmcoreinfo_length_optional(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "LENGTH", name);
+
+	if (line)
+		return parse_decimal(line, value);
+	return fallback_ready(vi) && ASK_FALLBACK(vi, length, name, value);
+}
+
+bool vmcoreinfo_number_optional(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	const char *line = get_wrapped(vi, "NUMBER", name);
+
+	if (line)
+		return parse_decimal(line, value);
+	return fallback_ready(vi) && ASK_FALLBACK(vi, number, name, value);
+}
+
+bool vmcoreinfo_plain_number(const struct vmcoreinfo *vi, const char *key, int64_t *value)
+{
+	return parse_decimal(vmcoreinfo_get(vi, key), value);
+}
+
+uint64_t vmcoreinfo_kernel_offset(const struct vmcoreinfo *vi)
+{
+	uint64_t offset;
+
+	return parse_unsigned(vmcoreinfo_get(vi, "KERNELOFFSET"), 16, &offset) ? offset : 0;
+}
+
+const char *vmcoreinfo_text(const struct vmcoreinfo *vi, size_t *len)
+{
+	*len = vi->text_len;
+	return vi->text;
+}

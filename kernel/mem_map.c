@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * SPARSEMEM: physical memory is cut into sections of
+ * 2^(SECTION_SIZE_BITS - PAGE_SHIFT) pages; each section has a struct
+ * mem_section whose section_mem_map holds the address of the section's
+ * struct page array minus the section's first pfn times sizeof(struct
+ * page), with flag bits in its low bits (bit 0: present).  With
+ * SPARSEMEM_EXTREME the mem_section structs are reached through an array
+ * of root pointers, each root covering PAGE_SIZE / sizeof(struct
+ * mem_section) sections.  VMCOREINFO's SYMBOL(mem_section) is the root
+ * array on current kernels, but the address of a pointer to it on some; as
+ * upstream does, the direct reading is tried first and the dereferenced one
+ * when the first yields no valid section.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/vmcoreinfo.h"
+#include "kernel/mem_map.h"
+#include "memory/reader.h"
+#include "util/message.h"
+
+#define SECTION_MARKED_PRESENT 0x1ull
+/* section_mem_map's flag bits since Linux 5.12 (4 before, all below 5). */
+#define SECTION_MAP_LAST_BIT 5
+/* The kernel half of x86_64 with 5-level paging; 4-level's starts higher still. */
+#define X86_64_KERNEL_SPACE 0xff00000000000000ull
+
+struct mem_map {
+	struct memory *mem;
+	uint32_t page_size;
+	uint64_t page_struct_size;
+	uint64_t max_pfn;
+	unsigned int section_shift;
+	uint64_t nr_sections;
+	uint64_t *starts;      /* per section: the struct page of its first pfn, or 0 */
+	/* Sections with a mem_map, ordered by the address of their struct pages. */
+	uint64_t *by_address;
+	uint64_t nr_by_address;
+};
+
+static int require(bool found, const char *line)
+{
+	if (found)
+		return 0;
+	msg_error("VMCOREINFO has no %s: cannot find the struct pages", line);
+	return -ENOENT;
+}
+
+/* MAX_PHYSMEM_BITS and pgtable_l5_enabled: a kernel's own defaults stand in for them. */
+static int64_t number_or(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+{
+	int64_t value;
+
+	return vmcoreinfo_number_optional(vi, name, &value) ? value : fallback;
+}
+
+/*
+ * The section table.  Upstream sizes it from the highest pfn the dump's
+ * ranges reach, then lowers max_pfn to the end of the last section that
+ * has a mem_map.
+ */
+static int read_sections(struct mem_map *map, const struct vmcoreinfo *vi)
+{
+	uint64_t symbol, roots_addr, *roots = NULL, sections_per_root, nr_roots;
+	int64_t section_size, map_offset, section_bits, physmem_bits, length;
+	unsigned int page_shift = (unsigned int)__builtin_ctz(map->page_size);
+	bool extreme;
+	int err;
+
+	err = require(vmcoreinfo_symbol(vi, "mem_section", &symbol), "SYMBOL(mem_section)");
+	if (!err)
+		err = require(vmcoreinfo_size(vi, "mem_section", &section_size), "SIZE(mem_section)");
+	if (!err)
+		err = require(vmcoreinfo_offset(vi, "mem_section.section_mem_map", &map_offset),
+			      "OFFSET(mem_section.section_mem_map)");
+	if (!err)
+		err = require(vmcoreinfo_number(vi, "SECTION_SIZE_BITS", &section_bits),
+			      "NUMBER(SECTION_SIZE_BITS)");
+	if (err)
+		return err;
+	physmem_bits = number_or(vi, "MAX_PHYSMEM_BITS",
+				 number_or(vi, "pgtable_l5_enabled", 0) ? 52 : 46);
+	if (section_bits <= page_shift || section_bits > 40 || physmem_bits < section_bits ||
+	    physmem_bits > 56 || section_size < 8 || section_size > (int64_t)map->page_size ||
+	    map_offset < 0 || map_offset + 8 > section_size) {
+		msg_error("VMCOREINFO's sparsemem numbers are implausible: SECTION_SIZE_BITS=%" PRId64
+			  " MAX_PHYSMEM_BITS=%" PRId64 " SIZE(mem_section)=%" PRId64
+			  " OFFSET(mem_section.section_mem_map)=%" PRId64,
+			  section_bits, physmem_bits, section_size, map_offset);
+		return -MDF_ECORRUPT;
+	}
+	map->section_shift = (unsigned int)(section_bits - page_shift);
+	map->nr_sections = (map->max_pfn + (1ull << map->section_shift) - 1) >>
+			    map->section_shift;
+	if (map->nr_sections > (1ull << (physmem_bits - section_bits))) {
+		msg_error("the dump reaches pfn 0x%" PRIx64 ", beyond MAX_PHYSMEM_BITS=%" PRId64,
+			  map->max_pfn, physmem_bits);
+		return -MDF_ECORRUPT;
+	}
+	/* SPARSEMEM_EXTREME when LENGTH(mem_section) counts roots, or is absent. */
+	sections_per_root = map->page_size / (uint64_t)section_size;
+	extreme = !vmcoreinfo_length_optional(vi, "mem_section", &length) ||
+		  (uint64_t)length == ((1ull << (physmem_bits - section_bits)) + sections_per_root - 1) /
+					      sections_per_root;
+	if (!extreme)
+		sections_per_root = 1;
+	nr_roots = (map->nr_sections + sections_per_root - 1) / sections_per_root;
+
+	map->starts = calloc(map->nr_sections, sizeof(*map->starts));
+	roots = calloc(nr_roots, sizeof(*roots));
+	if (!map->starts || !roots) {
+		err = -ENOMEM;
+		goto out;
+	}
+	roots_addr = symbol;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		bool any = false;
+
+		if (extreme) {
+			err = mem_read_virt(map->mem, roots_addr, roots, nr_roots * sizeof(*roots));
+			if (err) {
+				msg_error("cannot read the mem_section root array at 0x%" PRIx64 ": %s",
+					  roots_addr, mdf_strerror(err));
+				goto out;
+			}
+		}
+		for (uint64_t nr = 0; nr < map->nr_sections; nr++) {
+			uint64_t root = extreme ? roots[nr / sections_per_root] : roots_addr;
+			uint64_t addr = root + (nr % sections_per_root) * (uint64_t)section_size +
+					(extreme ? 0 : nr * (uint64_t)section_size);
+			uint64_t coded;
+
+			map->starts[nr] = 0;
+			if (extreme && !root)
+				continue;
+			err = mem_read_u64(map->mem, addr + (uint64_t)map_offset, &coded);
+			if (err) {
+				msg_error("cannot read struct mem_section %" PRIu64 " at 0x%" PRIx64 ": %s",
+					  nr, addr, mdf_strerror(err));
+				goto out;
+			}
+			if (!(coded & SECTION_MARKED_PRESENT))
+				continue;
+			coded &= ~((1ull << SECTION_MAP_LAST_BIT) - 1);
+			coded += (nr << map->section_shift) * map->page_struct_size;
+			if (coded < X86_64_KERNEL_SPACE) {
+				any = false;
+				break;
+			}
+			map->starts[nr] = coded;
+			any = true;
+		}
+		if (any)
+			break;
+		memset(map->starts, 0, map->nr_sections * sizeof(*map->starts));
+		if (!extreme || attempt == 1) {
+			msg_error("no valid mem_section found from SYMBOL(mem_section)=%" PRIx64
+				  " (read directly and as a pointer)", symbol);
+			err = -MDF_ECORRUPT;
+			goto out;
+		}
+		err = mem_read_u64(map->mem, symbol, &roots_addr);
+		if (err) {
+			msg_error("cannot read the mem_section pointer at 0x%" PRIx64 ": %s", symbol,
+				  mdf_strerror(err));
+			goto out;
+		}
+	}
+	for (uint64_t nr = map->nr_sections; nr > 0; nr--) {
+		if (map->starts[nr - 1]) {
+			uint64_t end = nr << map->section_shift;
+
+			if (end < map->max_pfn)
+				map->max_pfn = end;
+			break;
+		}
+	}
+	err = 0;
+out:
+	free(roots);
+	return err;
+}
+
+static int compare_section_starts(const void *a, const void *b, void *ctx)
+{
+	const uint64_t *starts = ctx;
+	uint64_t sa = starts[*(const uint64_t *)a], sb = starts[*(const uint64_t *)b];
+
+	return sa < sb ? -1 : sa > sb;
+}
+
+int mem_map_open(struct memory *mem, const struct vmcoreinfo *vi, uint32_t page_size,
+		 uint64_t max_pfn, struct mem_map **out)
+{
+	struct mem_map *map;
+	int64_t struct_size;
+	int err;
+
+	if (!vmcoreinfo_size(vi, "page", &struct_size)) {
+		msg_error("VMCOREINFO has no SIZE(page): cannot find the struct pages");
+		return -ENOENT;
+	}
+	if (struct_size < 16 || struct_size > 1024) {
+		msg_error("VMCOREINFO's SIZE(page)=%" PRId64 " is not a plausible struct page size",
+			  struct_size);
+		return -MDF_ECORRUPT;
+	}
+	map = calloc(1, sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	map->mem = mem;
+	map->page_size = page_size;
+	map->page_struct_size = (uint64_t)struct_size;
+	map->max_pfn = max_pfn;
+	err = read_sections(map, vi);
+	if (err)
+		goto fail;
+	map->by_address = malloc(map->nr_sections * sizeof(*map->by_address) + 1);
+	if (!map->by_address) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (uint64_t nr = 0; nr < map->nr_sections; nr++)
+		if (map->starts[nr])
+			map->by_address[map->nr_by_address++] = nr;
+	qsort_r(map->by_address, map->nr_by_address, sizeof(*map->by_address),
+		compare_section_starts, map->starts);
+	*out = map;
+	return 0;
+fail:
+	mem_map_free(map);
+	return err;
+}
+
+void mem_map_free(struct mem_map *map)
+{
+	if (!map)
+		return;
+	free(map->starts);
+	free(map->by_address);
+	free(map);
+}
+
+uint64_t mem_map_max_pfn(const struct mem_map *map)
+{
+	return map->max_pfn;
+}
+
+uint64_t mem_map_page_struct_size(const struct mem_map *map)
+{
+	return map->page_struct_size;
+}
+
+unsigned int mem_map_section_shift(const struct mem_map *map)
+{
+	return map->section_shift;
+}
+
+uint64_t mem_map_nr_sections(const struct mem_map *map)
+{
+	return map->nr_sections;
+}
+
+uint64_t mem_map_section_start(const struct mem_map *map, uint64_t section)
+{
+	return section < map->nr_sections ? map->starts[section] : 0;
+}
+
+int mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page)
+{
+	uint64_t section = pfn >> map->section_shift;
+
+	if (section >= map->nr_sections || !map->starts[section])
+		return -ERANGE;
+	*page = map->starts[section] + (pfn - (section << map->section_shift)) * map->page_struct_size;
+	return 0;
+}
+
+int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn)
+{
+	uint64_t span = (1ull << map->section_shift) * map->page_struct_size;
+	uint64_t lo = 0, hi = map->nr_by_address;
+
+	/* The last section whose struct pages start at or below @page. */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (map->starts[map->by_address[mid]] <= page)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -ERANGE;
+	uint64_t section = map->by_address[lo - 1];
+	uint64_t offset = page - map->starts[section];
+
+	if (offset >= span || offset % map->page_struct_size)
+		return -ERANGE;
+	*pfn = (section << map->section_shift) + offset / map->page_struct_size;
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The crashed kernel's memory model: where the struct page of each page
+ * frame lives (SPARSEMEM, with or without SPARSEMEM_EXTREME and VMEMMAP),
+ * found through mem_section as VMCOREINFO describes it.
+ */
+#ifndef MDF_KERNEL_MEM_MAP_H
+#define MDF_KERNEL_MEM_MAP_H
+
+#include <stdint.h>
+
+struct mem_map;
+struct memory;
+struct vmcoreinfo;
+
+/*
+ * Reads the section table for the pfns below @max_pfn (the highest the
+ * dump reaches).  Prints what is missing or wrong and returns a negative
+ * errno on failure.
+ */
+int mem_map_open(struct memory *mem, const struct vmcoreinfo *vi, uint32_t page_size,
+		 uint64_t max_pfn, struct mem_map **out);
+void mem_map_free(struct mem_map *map);
+
+/*
+ * One past the last pfn of a section that has a mem_map, if lower than the
+ * @max_pfn given (upstream lowers its max_mapnr so, for memory the kernel
+ * did not use, e.g. with mem=).
+ */
+uint64_t mem_map_max_pfn(const struct mem_map *map);
+/* SIZE(page). */
+uint64_t mem_map_page_struct_size(const struct mem_map *map);
+/* log2 of the pfns per section. */
+unsigned int mem_map_section_shift(const struct mem_map *map);
+uint64_t mem_map_nr_sections(const struct mem_map *map);
+/* The struct page of the first pfn of @section, or 0 when it has none. */
+uint64_t mem_map_section_start(const struct mem_map *map, uint64_t section);
+
+/* struct page address <-> pfn; -ERANGE when there is no such struct page. */
+int mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page);
+int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn);
+
+#endif

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The memory reader.  Kernel structures are read a few bytes at a time and
+ * page-table walks touch the same upper-level tables again and again, so
+ * small direct-mapped caches sit in front of the input: one of whole
+ * pages by frame number, one of virtual-to-physical translations by page.
+ * Failed reads are not cached: the error is reported to each caller.
+ * Bulk reads (BTF, symbol tables: megabytes) bypass the page cache: a run
+ * of whole, physically contiguous pages that the input holds in one piece
+ * is read in one call.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory/reader.h"
+#include "util/message.h"
+
+/*
+ * Walks of tasks, VMAs and module lists read a hundred or more distinct
+ * pages, page tables among them; slots cost memory only once used.
+ */
+#define PAGE_CACHE_SLOTS 256
+#define TLB_SLOTS 512
+#define INVALID_TAG UINT64_MAX
+
+struct page_slot {
+	uint64_t pfn;
+	unsigned char *data;
+};
+
+struct tlb_slot {
+	uint64_t vpage;
+	uint64_t ppage;
+};
+
+struct memory {
+	struct dump_input *in;
+	const struct arch_ops *arch;
+	void *arch_state;
+	uint32_t page_size;
+	unsigned int page_shift;
+	struct page_slot pages[PAGE_CACHE_SLOTS];
+	struct tlb_slot tlb[TLB_SLOTS];
+	unsigned char *page_data;     /* PAGE_CACHE_SLOTS pages */
+};
+
+static int read_phys_cb(void *ctx, uint64_t paddr, void *buf, size_t len)
+{
+	return mem_read_phys(ctx, paddr, buf, len);
+}
+
+int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct vmcoreinfo *vi,
+		struct memory **out)
+{
+	struct memory *mem;
+	struct phys_reader reader;
+	int err;
+
+	if (!in->page_size || (in->page_size & (in->page_size - 1))) {
+		msg_error("%s: page size %u is not a power of two", in->path, in->page_size);
+		return -MDF_ECORRUPT;
+	}
+	mem = calloc(1, sizeof(*mem));
+	if (!mem)
+		return -ENOMEM;
+	mem->in = in;
+	mem->arch = arch;
+	mem->page_size = in->page_size;
+	mem->page_shift = (unsigned int)__builtin_ctz(in->page_size);
+	mem->page_data = malloc((size_t)PAGE_CACHE_SLOTS * mem->page_size);
+	if (!mem->page_data) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < PAGE_CACHE_SLOTS; i++) {
+		mem->pages[i].pfn = INVALID_TAG;
+		mem->pages[i].data = mem->page_data + i * mem->page_size;
+	}
+	for (size_t i = 0; i < TLB_SLOTS; i++)
+		mem->tlb[i].vpage = INVALID_TAG;
+
+	reader.read = read_phys_cb;
+	reader.ctx = mem;
+	err = arch->init(vi, &reader, &mem->arch_state);
+	if (err)
+		goto fail;
+	*out = mem;
+	return 0;
+fail:
+	memory_close(mem);
+	return err;
+}
+
+void memory_close(struct memory *mem)
+{
+	if (!mem)
+		return;
+	if (mem->arch_state)
+		mem->arch->free(mem->arch_state);
+	free(mem->page_data);
+	free(mem);
+}
+
+uint32_t mem_page_size(const struct memory *mem)
+{
+	return mem->page_size;
+}
+
+static int cached_page(struct memory *mem, uint64_t pfn, const unsigned char **data)
+{
+	struct page_slot *slot = &mem->pages[pfn % PAGE_CACHE_SLOTS];
+	int err;
+
+	if (slot->pfn != pfn) {
+		slot->pfn = INVALID_TAG;
+		err = input_read_page(mem->in, pfn, slot->data);
+		if (err)
+			return err;
+		slot->pfn = pfn;
+	}
+	*data = slot->data;
+	return 0;
+}
+
+int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len)
+{
+	unsigned char *dst = buf;
+
+	while (len) {
+		uint64_t offset = paddr & (mem->page_size - 1);
+		size_t chunk = mem->page_size - offset;
+		const unsigned char *page;
+		int err;
+
+		if (chunk > len)
+			chunk = len;
+		/* A whole page goes straight to the caller: bulk reads are not re-read. */
+		if (chunk == mem->page_size) {
+			err = input_read_page(mem->in, paddr >> mem->page_shift, dst);
+			if (err)
+				return err;
+			dst += chunk;
+			paddr += chunk;
+			len -= chunk;
+			continue;
+		}
+		err = cached_page(mem, paddr >> mem->page_shift, &page);
+		if (err)
+			return err;
+		memcpy(dst, page + offset, chunk);
+		dst += chunk;
+		paddr += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr)
+{
+	uint64_t vpage = vaddr >> mem->page_shift, found;
+	struct tlb_slot *slot = &mem->tlb[vpage % TLB_SLOTS];
+	int err;
+
+	if (slot->vpage != vpage) {
+		err = mem->arch->vtop(mem->arch_state, vaddr & ~(uint64_t)(mem->page_size - 1), &found, NULL);
+		if (err)
+			return err;
+		slot->vpage = vpage;
+		slot->ppage = found >> mem->page_shift;
+	}
+	*paddr = (slot->ppage << mem->page_shift) | (vaddr & (mem->page_size - 1));
+	return 0;
+}
+
+int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr)
+{
+	return mem->arch->vtop_root(mem->arch_state, root, vaddr, paddr, NULL);
+}
+
+/*
+ * The whole pages from @vaddr on, at most @max, that are physically
+ * contiguous with the first: *@pages of them (0 when fewer than 2), and
+ * the file offset the input holds them at in one piece.
+ */
+static int page_run(struct memory *mem, uint64_t vaddr, size_t max, size_t *pages, uint64_t *offset)
+{
+	uint64_t first, next;
+	size_t n = 1;
+	int err;
+
+	*pages = 0;
+	if (!mem->in->ops->file_offset || max < 2 || (vaddr & (mem->page_size - 1)))
+		return 0;
+	err = mem_vtop(mem, vaddr, &first);
+	if (err)
+		return err;
+	while (n < max && !mem_vtop(mem, vaddr + ((uint64_t)n << mem->page_shift), &next) &&
+	       next == first + ((uint64_t)n << mem->page_shift))
+		n++;
+	if (n < 2)
+		return 0;
+	err = mem->in->ops->file_offset(mem->in, first >> mem->page_shift, n, offset);
+	if (err == -EAGAIN)
+		return 0;
+	if (!err)
+		*pages = n;
+	return err;
+}
+
+/*
+ * Reads the whole pages at the start of [@vaddr, @vaddr + @len) that are
+ * physically contiguous with the first in one read of the input, if it
+ * can: *@done becomes the bytes read (0 when nothing was read so).
+ */
+static int read_page_run(struct memory *mem, uint64_t vaddr, unsigned char *dst, size_t len, size_t *done)
+{
+	size_t pages;
+	uint64_t offset;
+	int err = page_run(mem, vaddr, len >> mem->page_shift, &pages, &offset);
+
+	*done = 0;
+	if (err || !pages)
+		return err;
+	err = input_pread(mem->in, dst, pages << mem->page_shift, offset, "a PT_LOAD segment");
+	if (!err)
+		*done = pages << mem->page_shift;
+	return err;
+}
+
+int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)
+{
+	unsigned char *dst = buf;
+
+	while (len) {
+		size_t done;
+		int err = read_page_run(mem, vaddr, dst, len, &done);
+
+		if (err)
+			return err;
+		if (done) {
+			dst += done;
+			vaddr += done;
+			len -= done;
+			continue;
+		}
+		uint64_t offset = vaddr & (mem->page_size - 1);
+		size_t chunk = mem->page_size - offset;
+		uint64_t paddr;
+
+		if (chunk > len)
+			chunk = len;
+		err = mem_vtop(mem, vaddr, &paddr);
+		if (!err)
+			err = mem_read_phys(mem, paddr, dst, chunk);
+		if (err)
+			return err;
+		dst += chunk;
+		vaddr += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value)
+{
+	return mem_read_virt(mem, vaddr, value, sizeof(*value));
+}
+
+int mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value)
+{
+	return mem_read_virt(mem, vaddr, value, sizeof(*value));
+}

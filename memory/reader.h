@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading the crashed kernel's memory by physical or kernel virtual
+ * address, through the dump input and the architecture's page-table walk,
+ * with a small cache of pages and of translations.
+ */
+#ifndef MDF_MEMORY_READER_H
+#define MDF_MEMORY_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "input/dump_input.h"
+
+struct memory;
+struct vmcoreinfo;
+
+int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct vmcoreinfo *vi,
+		struct memory **out);
+void memory_close(struct memory *mem);
+
+/*
+ * Each returns 0 or a negative errno: -MDF_EEXCLUDED, -MDF_ENOTDUMPED and
+ * -MDF_EUNMAPPED say why the bytes are not available; callers name what
+ * they were reading when they report it.  No partial results are valid.
+ */
+int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len);
+int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len);
+
+int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr);
+/*
+ * Translates through the page tables whose top level is at physical
+ * address @root (a process's: its mm_struct.pgd, translated), uncached.
+ */
+int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr);
+
+int mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value);
+int mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value);
+
+uint32_t mem_page_size(const struct memory *mem);
+
+#endif

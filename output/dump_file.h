@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A dump file being written, as the writers (kdump_writer.c, elf_writer.c,
+ * reassemble.c) see it: bytes put at offsets, whether they go to a regular
+ * file with pwrite() or into makedumpfile's flattened stream (-F) as
+ * records, so that a writer lays its file out once for both.
+ *
+ * Every failure is reported here, in one message that names the file,
+ * what was being written, where, why, and how far the dump had got.  What
+ * becomes of a failed file is the writer's decision: a writer whose header
+ * can say "incomplete" keeps it, marked so; others remove it.
+ */
+#ifndef MDF_OUTPUT_DUMP_FILE_H
+#define MDF_OUTPUT_DUMP_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output/flat.h"
+#include "output/outfile.h"
+
+struct progress;
+
+struct dump_file {
+	struct outfile out;
+	bool is_open;
+	bool flatten;
+	struct flat_writer flat;
+	/*
+	 * Bytes written, as upstream counts them for its report's "Write
+	 * bytes": every byte of every write (flattened framing included), but
+	 * for a regular file not the rewrites of bytes already written.
+	 */
+	uint64_t written;
+	/*
+	 * After a failed write: how many bytes of it reached the file.  A
+	 * flattened stream takes a record whole or not at all, so there it
+	 * is 0.
+	 */
+	size_t failed_done;
+	/* Set by the first failed write: later ones are not reported again. */
+	int error;
+	/*
+	 * Appended to a failure message: how far the dump got, in the
+	 * writer's terms (", at page N of M"); the writer keeps it current.
+	 */
+	char where[96];
+	/* A progress line to end before a message; may be NULL. */
+	struct progress *progress;
+};
+
+/*
+ * Creates @path (NULL or "-": standard output), 0600, over an existing
+ * file only if @force; with @flatten, starts the flattened stream.  A file
+ * written out of order must be seekable: a pipe without -F is refused,
+ * with the advice to use -F.
+ */
+int dump_file_open(struct dump_file *f, const char *path, bool force, bool flatten);
+
+/* Writes @len bytes of @what at @offset of the dump. */
+int dump_file_write(struct dump_file *f, uint64_t offset, const void *buf, size_t len,
+		    const char *what);
+
+/*
+ * Writes over bytes written before (a header whose status changes): the
+ * same as dump_file_write(), but a regular file's byte count stays.
+ */
+int dump_file_rewrite(struct dump_file *f, uint64_t offset, const void *buf, size_t len,
+		      const char *what);
+
+/*
+ * Makes what was written durable: fsync() of a regular file; nothing for
+ * a stream.  A failure is reported and returned.
+ */
+int dump_file_sync(struct dump_file *f);
+
+/*
+ * Ends the flattened stream, syncs and closes.  On failure the file is
+ * left for the caller's dump_file_keep() or dump_file_discard().
+ */
+int dump_file_finish(struct dump_file *f);
+
+/*
+ * Opens a regular file again after dump_file_finish() failed to close it,
+ * so that its header can still be marked.
+ */
+int dump_file_reopen(struct dump_file *f);
+
+/*
+ * Makes a regular file at least @size bytes long, the rest a hole that
+ * reads as zeros: an incomplete dump then holds every place its headers
+ * say there is, which readers that map the file need.  Best effort.
+ */
+void dump_file_extend(struct dump_file *f, uint64_t size);
+
+/* Closes a failed dump file and leaves it where it is. */
+void dump_file_keep(struct dump_file *f);
+
+/* Closes a failed dump file and removes it, if it is a regular file. */
+void dump_file_discard(struct dump_file *f);
+
+/* Whether the dump goes to a regular file, which can be kept or removed. */
+bool dump_file_is_regular(const struct dump_file *f);
+
+#endif

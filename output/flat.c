@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * makedumpfile's flattened format, both ways; flat.h describes it.
+ *
+ * Reassembly reads its input strictly forwards, because -R is fed by a
+ * pipe, and copies each record through a bounded buffer, so that a record
+ * of any size needs no more memory than that.  The dump file it writes is
+ * built by positioned writes in record order: a later record over an
+ * earlier one wins, as with makedumpfile, whose writer rewrites headers.
+ */
+#include <endian.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/flat.h"
+#include "output/outfile.h"
+#include "util/message.h"
+
+#define COPY_CHUNK (1 << 20)
+#define FLAT_SIGNATURE_FIELD 16
+#define FLAT_END_MARK (-1)
+
+struct reassembly {
+	int in_fd;
+	const char *in_name;
+	struct outfile out;
+	bool created;
+	/* Bytes of the stream consumed. */
+	uint64_t pos;
+	/* Records copied whole. */
+	uint64_t records;
+	unsigned char *buf;
+};
+
+/*
+ * Prints what went wrong followed by how far the reassembly got, in one
+ * message, and passes @err on.
+ */
+static int __attribute__((format(printf, 3, 4)))
+reassembly_error(const struct reassembly *r, int err, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (r->created)
+		msg_error("%s; got through %" PRIu64 " records (%" PRIu64 " bytes of the stream); "
+			  "incomplete %s removed", what, r->records, r->pos, r->out.path);
+	else
+		msg_error("%s", what);
+	return err;
+}
+
+/* Reads @len bytes unless the stream ends first; *@got says how many came. */
+static int read_full(int fd, void *buf, size_t len, size_t *got)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*got = done;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	*got = done;
+	return 0;
+}
+
+/*
+ * Reads exactly @len bytes of the stream; @what says what they are.  When
+ * the stream ends before the first of them, @if_none (if given) words it.
+ */
+static int read_stream(struct reassembly *r, void *buf, size_t len, const char *what,
+		       const char *if_none)
+{
+	size_t got;
+	int err = read_full(r->in_fd, buf, len, &got);
+
+	if (err)
+		return reassembly_error(r, err, "%s: cannot read %s at byte %" PRIu64 ": %s",
+					r->in_name, what, r->pos + got, strerror(-err));
+	if (got == 0 && if_none)
+		return reassembly_error(r, -EIO, "%s: the stream ends at byte %" PRIu64
+					" %s: truncated", r->in_name, r->pos, if_none);
+	if (got < len)
+		return reassembly_error(r, -EIO, "%s: the stream ends at byte %" PRIu64
+					", inside %s: truncated", r->in_name, r->pos + got, what);
+	r->pos += len;
+	return 0;
+}
+
+static int pwrite_full(struct reassembly *r, const void *buf, size_t len, uint64_t offset)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(r->out.fd, (const char *)buf + done, len - done,
+				   (off_t)(offset + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? errno : EIO;
+
+			return reassembly_error(r, -err, "%s: cannot write 0x%zx bytes at offset "
+						"0x%" PRIx64 ": %s", r->out.path, len - done,
+						offset + done, strerror(err));
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static int check_stream_header(struct reassembly *r, const unsigned char *hdr)
+{
+	static const char signature[FLAT_SIGNATURE_FIELD] = FLAT_SIGNATURE;
+	uint64_t type, version;
+
+	if (memcmp(hdr, signature, sizeof(signature)))
+		return reassembly_error(r, -EINVAL, "%s: not a flattened dump: the first 16 bytes "
+					"are not the signature \"%s\"", r->in_name,
+					FLAT_SIGNATURE);
+	memcpy(&type, hdr + FLAT_SIGNATURE_FIELD, sizeof(type));
+	memcpy(&version, hdr + FLAT_SIGNATURE_FIELD + sizeof(type), sizeof(version));
+	type = be64toh(type);
+	version = be64toh(version);
+	if (type != FLAT_TYPE || version != FLAT_VERSION)
+		return reassembly_error(r, -EINVAL, "%s: flattened header type %" PRIu64
+					" version %" PRIu64 " at byte 16: only type %d version %d "
+					"is known", r->in_name, type, version, FLAT_TYPE,
+					FLAT_VERSION);
+	return 0;
+}
+
+static int copy_record(struct reassembly *r, uint64_t offset, uint64_t size)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "the data of record %" PRIu64 " (0x%" PRIx64
+		 " bytes for offset 0x%" PRIx64 ")", r->records + 1, size, offset);
+	for (uint64_t done = 0; done < size;) {
+		size_t chunk = size - done < COPY_CHUNK ? (size_t)(size - done) : COPY_CHUNK;
+		int err = read_stream(r, r->buf, chunk, what, NULL);
+
+		if (err)
+			return err;
+		err = pwrite_full(r, r->buf, chunk, offset + done);
+		if (err)
+			return err;
+		done += chunk;
+	}
+	r->records++;
+	return 0;
+}
+
+static int copy_records(struct reassembly *r)
+{
+	for (;;) {
+		uint64_t rec[2];
+		int64_t offset, size;
+		char what[64];
+		int err;
+
+		snprintf(what, sizeof(what), "the header of record %" PRIu64, r->records + 1);
+		err = read_stream(r, rec, sizeof(rec), what, "without its end record");
+		if (err)
+			return err;
+		offset = (int64_t)be64toh(rec[0]);
+		size = (int64_t)be64toh(rec[1]);
+		if (offset == FLAT_END_MARK && size == FLAT_END_MARK)
+			return 0;
+		if (offset < 0 || size < 0 || offset > INT64_MAX - size)
+			return reassembly_error(r, -EINVAL, "%s: record %" PRIu64 " at byte %" PRIu64
+						": offset %" PRId64 " and size %" PRId64
+						" do not make a record", r->in_name,
+						r->records + 1, r->pos - sizeof(rec), offset, size);
+		err = copy_record(r, (uint64_t)offset, (uint64_t)size);
+		if (err)
+			return err;
+	}
+}
+
+int flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force)
+{
+	struct reassembly r = { .in_fd = in_fd, .in_name = in_name };
+	int err;
+
+	if (!out_path || !strcmp(out_path, "-")) {
+		msg_error("reassembling %s needs an output file: records are written at their "
+			  "offsets", in_name);
+		return -EINVAL;
+	}
+	r.buf = malloc(COPY_CHUNK);
+	if (!r.buf) {
+		msg_error("no memory to reassemble %s", in_name);
+		return -ENOMEM;
+	}
+	/* The header first: no output file for what is not a flattened dump. */
+	err = read_stream(&r, r.buf, FLAT_HEADER_SIZE, "the flattened header", NULL);
+	if (err)
+		goto out;
+	err = check_stream_header(&r, r.buf);
+	if (err)
+		goto out;
+	err = outfile_create(&r.out, out_path, force);
+	if (err)
+		goto out;
+	r.created = true;
+	err = copy_records(&r);
+	if (err)
+		goto out;
+	r.created = false;
+	err = outfile_finish(&r.out);
+out:
+	if (r.created)
+		outfile_abort(&r.out);
+	free(r.buf);
+	return err;
+}
+
+static int write_stream(struct flat_writer *w, const void *buf, size_t len, const char *what)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(w->fd, (const char *)buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? errno : EIO;
+
+			if (err == EPIPE)
+				msg_error("%s: the reader of the flattened stream went away at "
+					  "byte %" PRIu64 " (writing %s)", w->name, w->written, what);
+			else
+				msg_error("%s: cannot write %s at byte %" PRIu64
+					  " of the flattened stream: %s", w->name, what,
+					  w->written, strerror(err));
+			return -err;
+		}
+		done += (size_t)n;
+		w->written += (uint64_t)n;
+	}
+	return 0;
+}
+
+int flat_writer_start(struct flat_writer *w, int fd, const char *name)
+{
+	unsigned char *hdr;
+	uint64_t field;
+	int err;
+
+	w->fd = fd;
+	w->name = name;
+	w->written = 0;
+	hdr = calloc(1, FLAT_HEADER_SIZE);
+	if (!hdr) {
+		msg_error("%s: no memory for the flattened header", name);
+		return -ENOMEM;
+	}
+	memcpy(hdr, FLAT_SIGNATURE, strlen(FLAT_SIGNATURE));
+	/* Big-endian whatever the host, so any machine can reassemble it. */
+	field = htobe64(FLAT_TYPE);
+	memcpy(hdr + FLAT_SIGNATURE_FIELD, &field, sizeof(field));
+	field = htobe64(FLAT_VERSION);
+	memcpy(hdr + FLAT_SIGNATURE_FIELD + sizeof(field), &field, sizeof(field));
+	err = write_stream(w, hdr, FLAT_HEADER_SIZE, "the flattened header");
+	free(hdr);
+	return err;
+}
+
+int flat_writer_write(struct flat_writer *w, uint64_t offset, const void *buf, size_t len)
+{
+	uint64_t rec[2];
+	int err;
+
+	/* A record of size 0 reads as the end of the stream to makedumpfile -R. */
+	if (len == 0)
+		return 0;
+	if (offset > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - offset) {
+		msg_error("%s: 0x%zx bytes at offset 0x%" PRIx64 " do not fit a flattened record",
+			  w->name, len, offset);
+		return -EINVAL;
+	}
+	rec[0] = htobe64(offset);
+	rec[1] = htobe64((uint64_t)len);
+	err = write_stream(w, rec, sizeof(rec), "a record header");
+	if (err)
+		return err;
+	return write_stream(w, buf, len, "record data");
+}
+
+int flat_writer_finish(struct flat_writer *w)
+{
+	uint64_t rec[2] = { htobe64((uint64_t)FLAT_END_MARK), htobe64((uint64_t)FLAT_END_MARK) };
+
+	return write_stream(w, rec, sizeof(rec), "the end record");
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output/outfile.h"
+#include "util/message.h"
+
+int outfile_create(struct outfile *out, const char *path, bool force)
+{
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+	struct stat st;
+
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (!path || !strcmp(path, "-")) {
+		out->path = "standard output";
+		out->is_stdout = true;
+		out->fd = STDOUT_FILENO;
+		out->stream = stdout;
+		return 0;
+	}
+	out->path = path;
+	out->fd = open(path, flags, 0600);
+	if (out->fd < 0) {
+		int err = errno;
+
+		if (err == EEXIST)
+			msg_error("%s: already exists; use -f to overwrite it", path);
+		else
+			msg_error("%s: cannot create: %s", path, strerror(err));
+		return -err;
+	}
+	out->is_regular = fstat(out->fd, &st) == 0 && S_ISREG(st.st_mode);
+	out->stream = fdopen(out->fd, "w");
+	if (!out->stream) {
+		int err = errno;
+
+		msg_error("%s: %s", path, strerror(err));
+		outfile_abort(out);
+		return -err;
+	}
+	return 0;
+}
+
+int outfile_sync(struct outfile *out)
+{
+	if (fflush(out->stream) != 0) {
+		int err = errno;
+
+		msg_error("%s: write failed: %s", out->path, strerror(err));
+		return -err;
+	}
+	/* EINVAL: a device or pipe that cannot be synced has nothing to lose. */
+	if (!out->is_stdout && fsync(out->fd) != 0 && errno != EINVAL) {
+		int err = errno;
+
+		msg_error("%s: cannot sync the written data to the device (fsync): %s", out->path,
+			  strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+int outfile_close(struct outfile *out)
+{
+	int err = 0;
+
+	if (out->is_stdout || out->fd < 0)
+		return 0;
+	if ((out->stream ? fclose(out->stream) : close(out->fd)) != 0) {
+		err = errno;
+		msg_error("%s: closing it failed: %s", out->path, strerror(err));
+	}
+	out->stream = NULL;
+	out->fd = -1;
+	return -err;
+}
+
+int outfile_finish(struct outfile *out)
+{
+	int err = outfile_sync(out);
+
+	if (!err)
+		err = outfile_close(out);
+	if (err)
+		outfile_abort(out);
+	return err;
+}
+
+void outfile_abort(struct outfile *out)
+{
+	if (out->is_stdout)
+		return;
+	if (out->stream)
+		fclose(out->stream);
+	else if (out->fd >= 0)
+		close(out->fd);
+	out->stream = NULL;
+	out->fd = -1;
+	if (out->is_regular)
+		unlink(out->path);
+}

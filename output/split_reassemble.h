@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --reassemble: the files of a split dump (split.h) back into one
+ * kdump-compressed file, laid out as a dump written in one piece, as
+ * upstream makedumpfile's --reassemble lays it out.
+ */
+#ifndef MDF_OUTPUT_SPLIT_REASSEMBLE_H
+#define MDF_OUTPUT_SPLIT_REASSEMBLE_H
+
+#include <stdbool.h>
+
+/*
+ * Reads the @nr_parts files @parts (any order) and writes @out_path,
+ * created 0600, over an existing file only if @force.  The parts must come
+ * from one split run and together cover every pfn.  A part marked
+ * incomplete (DUMP_DH_COMPRESSED_INCOMPLETE) is taken: its missing pages
+ * stay missing and the result is marked incomplete too.  Returns 0 or a
+ * negative errno after a message; on failure the output is removed, or,
+ * when writing it failed, kept marked incomplete as kdump_write() keeps a
+ * dump.
+ */
+int reassemble_dumpfiles(const char *const *parts, unsigned int nr_parts, const char *out_path,
+			 bool force);
+
+#endif

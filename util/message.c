@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/message.h"
+
+static int message_level = ML_DEFAULT;
+static bool stdout_is_data;
+
+void msg_set_level(int level)
+{
+	message_level = level;
+}
+
+int msg_level(void)
+{
+	return message_level;
+}
+
+void msg_set_stdout_is_data(bool is_data)
+{
+	stdout_is_data = is_data;
+}
+
+static void vprint(int level, bool to_stdout, const char *prefix, const char *fmt, va_list ap)
+{
+	FILE *out = to_stdout && !stdout_is_data ? stdout : stderr;
+
+	if (!(message_level & level))
+		return;
+	/* Keep the order of stdout and stderr lines on a shared terminal. */
+	if (out == stderr)
+		fflush(stdout);
+	fputs(prefix, out);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+}
+
+#define DEFINE_PRINTER(fn, level, to_stdout, prefix)        \
+	void fn(const char *fmt, ...)                       \
+	{                                                   \
+		va_list ap;                                 \
+		va_start(ap, fmt);                          \
+		vprint(level, to_stdout, prefix, fmt, ap);  \
+		va_end(ap);                                 \
+	}
+
+DEFINE_PRINTER(msg_error, ML_ERROR, false, "makedumpfile: ")
+DEFINE_PRINTER(msg_warn, ML_ERROR, false, "makedumpfile: warning: ")
+DEFINE_PRINTER(msg_info, ML_COMMON, true, "")
+DEFINE_PRINTER(msg_debug, ML_DEBUG, true, "")
+DEFINE_PRINTER(msg_report, ML_REPORT, true, "")
+
+const char *mdf_strerror(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case MDF_EEXCLUDED:
+		return "page excluded from the dump";
+	case MDF_ENOTDUMPED:
+		return "address not in the dump's memory";
+	case MDF_EUNMAPPED:
+		return "virtual address not mapped by the kernel page tables";
+	case MDF_ECORRUPT:
+		return "corrupt data";
+	default:
+		return strerror(err < 0 ? -err : err);
+	}
+}
