@@ -109,7 +109,7 @@ $(BUILD)/tests/erasetool: tests/tools/erasetool.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Wl,--dynamic-list=extension/exports.syms -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
-# Preloaded by tests/t-write-failures.sh to make writes fail: never sanitized.
+# Preloaded by tests/sh/t-write-failures.sh to make writes fail: never sanitized.
 $(BUILD)/tests/failio.so: tests/tools/failio.c
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $< -ldl
@@ -121,10 +121,10 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJS)
 tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS) $(EPPIC_SCRIPTS)
 
 layering:
-	@python3 tests/layering.py $(LAYERS)
+	@python3 tests/py/layering.py $(LAYERS)
 
 check: tests layering
-	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) MDF_SANITIZE=$(SANITIZE) tests/run.sh
+	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) MDF_SANITIZE=$(SANITIZE) T="$(T)" tests/run.sh
 
 $(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)

@@ -28,7 +28,7 @@
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
 #include "kernel/printk.h"
-#include "kernel/symbols.h"
+#include "kernel/kernel.h"
 #include "memory/reader.h"
 #include "output/elf_writer.h"
 #include "output/flat.h"
@@ -85,7 +85,7 @@ struct mdf_options {
 struct dump_input;
 struct vmcoreinfo;
 struct memory;
-struct symbols;
+struct kernel;
 
 struct erase_config;
 
@@ -95,7 +95,7 @@ struct mdf_context {
 	struct dump_input *input;
 	struct vmcoreinfo *vmcoreinfo;
 	struct memory *memory;
-	struct symbols *symbols;      /* kallsyms and BTF, loaded as asked for */
+	struct kernel *kernel;        /* VMCOREINFO, kallsyms and BTF, loaded as asked for */
 };
 
 enum long_option {
@@ -507,15 +507,15 @@ static int open_memory(struct mdf_context *ctx)
 		return -MDF_ECORRUPT;
 	}
 	err = memory_open(ctx->input, &arch_x86_64, ctx->vmcoreinfo, &ctx->memory);
-	/* From here on, lines VMCOREINFO lacks may come from kallsyms and BTF. */
 	if (!err)
-		err = symbols_new(ctx->memory, ctx->vmcoreinfo, &ctx->symbols);
+		err = kernel_new(ctx->memory, ctx->vmcoreinfo, &ctx->kernel);
 	return err;
 }
 
 static int run_dump_kallsyms(struct mdf_context *ctx)
 {
 	struct kallsyms *ks;
+	struct modules *mods;
 	struct outfile out;
 	int err;
 
@@ -523,15 +523,15 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = symbols_kallsyms(ctx->symbols, &ks);
+		err = kernel_kallsyms(ctx->kernel, &ks);
 	/* Without module symbols (the reason was reported) the kernel's are still worth listing. */
 	if (!err)
-		symbols_module_kallsyms(ctx->symbols, &ks);
+		kernel_modules(ctx->kernel, &mods);
 	if (!err)
 		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
 	if (err)
 		return err;
-	err = kallsyms_write(ks, out.stream);
+	err = kernel_write_kallsyms(ctx->kernel, out.stream);
 	if (err) {
 		msg_error("%s: write failed: %s", out.path, strerror(-err));
 		outfile_abort(&out);
@@ -551,11 +551,11 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
 	int err;
 
 	memset(uts, 0, sizeof(*uts));
-	if (!vmcoreinfo_symbol(ctx->vmcoreinfo, "init_uts_ns", &uts_ns)) {
+	if (!kernel_symbol(ctx->kernel, "init_uts_ns", &uts_ns)) {
 		msg_warn("VMCOREINFO has no SYMBOL(init_uts_ns): the dump header's utsname stays empty");
 		return;
 	}
-	vmcoreinfo_offset(ctx->vmcoreinfo, "uts_namespace.name", &name_offset);
+	kernel_offset(ctx->kernel, "uts_namespace.name", &name_offset);
 	err = mem_read_virt(ctx->memory, uts_ns + (uint64_t)name_offset, uts, sizeof(*uts));
 	if (err) {
 		msg_warn("cannot read init_uts_ns at 0x%" PRIx64 " (%s): the dump header's utsname "
@@ -671,7 +671,7 @@ static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struc
 	struct extension_options opt = ctx->opt.extensions;
 	struct extension_env env = {
 		.mem = ctx->memory,
-		.symbols = ctx->symbols,
+		.kernel = ctx->kernel,
 		.mem_map = page_scan_mem_map(scan),
 		.page_size = ctx->input->page_size,
 		.max_pfn = page_scan_max_pfn(scan),
@@ -715,13 +715,13 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = page_scan_init(ctx->input, ctx->memory, ctx->vmcoreinfo, dump_level, &job->scan);
+		err = page_scan_init(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan);
 	if (err)
 		return err;
 	/* The config's erasures first: the erase information lists them before the extensions'. */
 	erase_set_init(&job->erase, ctx->input->page_size, page_scan_max_pfn(job->scan));
 	if (ctx->erase_config)
-		err = erase_config_resolve(ctx->erase_config, ctx->memory, ctx->symbols, &job->erase);
+		err = erase_config_resolve(ctx->erase_config, ctx->memory, ctx->kernel, &job->erase);
 	if (!err && extensions)
 		err = run_extensions(ctx, job->scan, &job->keep, &job->discard, &job->erase,
 				     &job->extensions);
@@ -779,7 +779,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	int64_t phys_base = 0, crash_time = 0;
 
 	read_utsname(ctx, uts);
-	if (!vmcoreinfo_number(ctx->vmcoreinfo, "phys_base", &phys_base) && kdump)
+	if (!kernel_number(ctx->kernel, "phys_base", &phys_base) && kdump)
 		phys_base = (int64_t)kdump->phys_base;
 	vmcoreinfo_plain_number(ctx->vmcoreinfo, "CRASHTIME", &crash_time);
 	params->dump_level = ctx->opt.dump_level;
@@ -939,7 +939,7 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
 	if (err)
 		return err;
-	err = printk_dump(ctx->memory, ctx->vmcoreinfo, out.stream, out.path);
+	err = printk_dump(ctx->memory, ctx->kernel, out.stream, out.path);
 	if (err) {
 		outfile_abort(&out);
 		return err;
@@ -985,7 +985,7 @@ static int run_dump_type(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = symbols_btf(ctx->symbols, &btf);
+		err = kernel_btf(ctx->kernel, &btf);
 	if (!err)
 		err = btf_info_describe(btf, ctx->opt.type_spec, stdout);
 	return err;
@@ -1013,7 +1013,7 @@ static int run_eraseinfo(struct mdf_context *ctx)
 static void close_context(struct mdf_context *ctx)
 {
 	erase_config_free(ctx->erase_config);
-	symbols_free(ctx->symbols);
+	kernel_free(ctx->kernel);
 	memory_close(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);

@@ -20,6 +20,8 @@
 #include "input/vmcoreinfo.h"
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
+#include "kernel/kernel.h"
+#include "kernel/modules.h"
 #include "memory/reader.h"
 #include "util/message.h"
 
@@ -101,14 +103,24 @@ static int compare_doubles(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int count_symbol(void *ctx, const struct ksym *sym)
+{
+	(void)sym;
+	++*(size_t *)ctx;
+	return 0;
+}
+
 static int one_run(const char *path, struct run *run)
 {
 	struct dump_input *in = NULL;
 	struct vmcoreinfo *vi = NULL;
 	struct memory *mem = NULL;
+	struct kernel *kernel = NULL;
 	struct kallsyms *ks = NULL;
 	struct btf_info *btf = NULL;
+	struct modules *mods = NULL;
 	struct btf_info_result r;
+	size_t module_symbols = 0;
 	size_t heap_before;
 	long resident_before;
 	double start, t;
@@ -119,15 +131,17 @@ static int one_run(const char *path, struct run *run)
 		err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, path, &vi);
 	if (!err)
 		err = memory_open(in, &arch_x86_64, vi, &mem);
+	if (!err)
+		err = kernel_new(mem, vi, &kernel);
 	if (err)
 		goto out;
 	heap_before = heap_in_use();
 	resident_before = resident_bytes();
 	start = t = now_ms();
-	err = kallsyms_load_kernel(mem, vi, &ks);
+	err = kernel_kallsyms(kernel, &ks);
 	end_phase(run, KERNEL_KALLSYMS, &t);
 	if (!err)
-		err = btf_info_new(mem, ks, &btf);
+		err = kernel_btf(kernel, &btf);
 	if (!err)
 		err = btf_info_lookup(btf, "vmlinux", "page", &r);
 	end_phase(run, VMLINUX_BTF, &t);
@@ -135,7 +149,9 @@ static int one_run(const char *path, struct run *run)
 		err = btf_info_load_all(btf);
 	end_phase(run, MODULE_BTF, &t);
 	if (!err)
-		err = kallsyms_load_modules(ks, mem, btf);
+		err = kernel_modules(kernel, &mods);
+	if (!err && mods)
+		err = modules_for_each_symbol(mods, count_symbol, &module_symbols);
 	end_phase(run, MODULE_KALLSYMS, &t);
 	run->ms[TOTAL] = now_ms() - start;
 	if (err)
@@ -149,7 +165,7 @@ static int one_run(const char *path, struct run *run)
 	run->phase_resident[KERNEL_KALLSYMS] -= resident_before;
 	run->heap = run->phase_heap[TOTAL] = heap_in_use() - heap_before;
 	run->resident = run->phase_resident[TOTAL] = resident_bytes() - resident_before;
-	run->symbols = kallsyms_count(ks);
+	run->symbols = kallsyms_count(ks) + module_symbols;
 	run->modules = btf_info_module_count(btf);
 	t = now_ms();
 	for (int i = 0; i < LOOKUPS && !err; i++)
@@ -159,8 +175,7 @@ static int one_run(const char *path, struct run *run)
 	if (err)
 		fprintf(stderr, "btf_bench: a lookup failed: %s\n", mdf_strerror(err));
 out:
-	btf_info_free(btf);
-	kallsyms_free(ks);
+	kernel_free(kernel);
 	memory_close(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);

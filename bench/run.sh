@@ -12,7 +12,7 @@ mkdir -p "$WORK"
 RUNS=${RUNS:-5}
 "$PROJECT/tests/fixtures.sh" >/dev/null || echo "warning: some fixtures could not be prepared"
 
-echo "== kallsyms decode (kernel symbols; median of 21 runs, each on a freshly opened dump)"
+echo "== the kernel's kallsyms: open and list, open and find by name (median of 21 runs, each on a freshly opened dump)"
 for dump in "$FIXTURES"/6.1-kdump.elf "$FIXTURES"/6.1-qemu.elf "$FIXTURES"/7.2-qemu.elf; do
 	[ -s "$dump" ] || continue
 	printf '%-16s ' "$(basename "$dump" .elf)"

@@ -32,7 +32,9 @@
 #include "erase/erase_set.h"
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
-#include "kernel/symbols.h"
+#include "kernel/kernel.h"
+#include "kernel/modules.h"
+#include "util/vec.h"
 #include "kernel/walkers.h"
 #include "memory/reader.h"
 #include "util/message.h"
@@ -764,8 +766,13 @@ struct guess {
 struct resolver {
 	const struct erase_config *cfg;
 	struct memory *mem;
-	struct kallsyms *ks;
+	struct kernel *kernel;
+	struct modules *modules;  /* NULL when module symbols cannot be read */
 	struct btf_info *btf;     /* NULL when the dump has no usable BTF */
+	/* Every symbol's address, sorted, once next_symbol() needs them. */
+	uint64_t *addrs;
+	size_t nr_addrs, cap_addrs;
+	bool addrs_tried;
 	struct erase_set *set;
 	struct walk_ctx walk;
 	uint64_t percpu_start, percpu_end;
@@ -843,20 +850,61 @@ static int lookup_type(struct resolver *r, const char *name, struct ctype *t)
 	return 0;
 }
 
-/* Where the next symbol after @addr starts, or 0: how far a variable at @addr may reach. */
-static uint64_t next_symbol(const struct kallsyms *ks, uint64_t addr)
+static int add_module_address(void *ctx, const struct ksym *sym)
 {
-	uint64_t next = 0;
-	size_t count = kallsyms_count(ks);
+	struct resolver *r = ctx;
 
-	for (size_t i = 0; i < count; i++) {
-		struct ksym sym;
+	if (vec_reserve(r->addrs, &r->cap_addrs, r->nr_addrs, 1))
+		return -ENOMEM;
+	r->addrs[r->nr_addrs++] = sym->addr;
+	return 0;
+}
 
-		kallsyms_get(ks, i, &sym);
-		if (sym.addr > addr && (!next || sym.addr < next))
-			next = sym.addr;
+static int compare_addrs(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every symbol's address, the kernel's and the modules', sorted; false without memory. */
+static bool sorted_addresses(struct resolver *r)
+{
+	struct kallsyms *ks;
+
+	if (r->addrs_tried)
+		return r->addrs != NULL;
+	r->addrs_tried = true;
+	if (kernel_kallsyms(r->kernel, &ks) || vec_reserve(r->addrs, &r->cap_addrs, 0, kallsyms_count(ks)))
+		return false;
+	r->nr_addrs = kallsyms_count(ks);
+	if (kallsyms_addresses(ks, r->addrs) ||
+	    (r->modules && modules_for_each_symbol(r->modules, add_module_address, r))) {
+		free(r->addrs);
+		r->addrs = NULL;
+		r->nr_addrs = 0;
+		return false;
 	}
-	return next;
+	qsort(r->addrs, r->nr_addrs, sizeof(*r->addrs), compare_addrs);
+	return true;
+}
+
+/* Where the next symbol after @addr starts, or 0: how far a variable at @addr may reach. */
+static uint64_t next_symbol(struct resolver *r, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!sorted_addresses(r))
+		return 0;
+	for (hi = r->nr_addrs; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->addrs[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nr_addrs ? r->addrs[lo] : 0;
 }
 
 /*
@@ -957,7 +1005,7 @@ static int symbol_type(struct resolver *r, const struct expr *e, uint64_t addr, 
 		v->typed = true;
 		return 0;
 	}
-	room = next_symbol(r->ks, addr);
+	room = next_symbol(r, addr);
 	room = room ? room - addr : 0;
 	if (!err && res.kind == BTF_INFO_TYPE && is_composite((struct ctype){ res.btf, res.type_id, 0 }) &&
 	    (!room || (uint64_t)res.size <= room)) {
@@ -976,9 +1024,8 @@ static int symbol_value(struct resolver *r, const struct expr *e, struct value *
 	const char *name = e->names[0];
 	bool found;
 
-	found = r->module ? kallsyms_lookup_module_name(r->ks, r->module, name, &v->addr) ||
-				    kallsyms_lookup_module_name(r->ks, "vmlinux", name, &v->addr)
-			  : kallsyms_lookup_module_name(r->ks, "vmlinux", name, &v->addr);
+	found = (r->module && !kernel_symbol_address(r->kernel, r->module, name, &v->addr)) ||
+		!kernel_symbol_address(r->kernel, "vmlinux", name, &v->addr);
 	if (!found) {
 		warn(r, "no symbol %s in the kallsyms of %s%s", name, r->module ? r->module : "vmlinux",
 		     r->module ? " or vmlinux" : "");
@@ -1455,43 +1502,29 @@ out:
 	return err;
 }
 
-/* Whether the dump's kallsyms list a module of that name. */
-static bool module_loaded(const struct kallsyms *ks, const char *module)
-{
-	size_t count = kallsyms_count(ks);
-
-	for (size_t i = 0; i < count; i++) {
-		struct ksym sym;
-
-		kallsyms_get(ks, i, &sym);
-		if (sym.module && !strcmp(sym.module, module))
-			return true;
-	}
-	return false;
-}
-
-int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct symbols *sym,
+int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct kernel *kernel,
 			 struct erase_set *set)
 {
-	struct resolver r = { .cfg = cfg, .mem = mem, .set = set };
+	struct resolver r = { .cfg = cfg, .mem = mem, .kernel = kernel, .set = set };
+	struct kallsyms *ks;
 	size_t skipped_section = SIZE_MAX;
 	uint64_t before = erase_set_bytes(set);
 	int err = 0;
 
 	/* Module symbols when there are any: the kernel's alone otherwise. */
-	if (symbols_module_kallsyms(sym, &r.ks) && (err = symbols_kallsyms(sym, &r.ks))) {
+	if (kernel_modules(kernel, &r.modules) && (err = kernel_kallsyms(kernel, &ks))) {
 		msg_error("%s: the dump's kallsyms are needed to resolve the filter config", cfg->path);
 		return err;
 	}
-	if (symbols_btf(sym, &r.btf)) {
+	if (kernel_btf(kernel, &r.btf)) {
 		msg_warn("%s: without the dump's BTF, only commands that give the size of a symbol "
 			 "(erase SYMBOL size N) can be resolved", cfg->path);
 		r.btf = NULL;
 	}
-	if (!kallsyms_lookup_module_name(r.ks, "vmlinux", "__per_cpu_start", &r.percpu_start) ||
-	    !kallsyms_lookup_module_name(r.ks, "vmlinux", "__per_cpu_end", &r.percpu_end))
+	if (kernel_symbol_address(kernel, "vmlinux", "__per_cpu_start", &r.percpu_start) ||
+	    kernel_symbol_address(kernel, "vmlinux", "__per_cpu_end", &r.percpu_end))
 		r.percpu_start = r.percpu_end = 0;
-	r.walk = (struct walk_ctx){ .mem = mem, .symbols = sym };
+	r.walk = (struct walk_ctx){ .mem = mem, .kernel = kernel };
 	for (size_t i = 0; i < cfg->nr_stmts; i++) {
 		const struct stmt *s = &cfg->stmts[i];
 		uint32_t entry;
@@ -1499,7 +1532,7 @@ int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, str
 		r.module = s->module;
 		r.line = s->line;
 		r.quiet = false;
-		if (s->module && !module_loaded(r.ks, s->module)) {
+		if (s->module && (!r.modules || !modules_loaded(r.modules, s->module))) {
 			if (skipped_section != s->section)
 				msg_info("%s:%u: no module %s in the dump: its section is skipped", cfg->path,
 					 s->line, s->module);
@@ -1526,5 +1559,6 @@ int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, str
 	for (size_t i = 0; i < r.nr_guesses; i++)
 		free(r.guesses[i].key);
 	free(r.guesses);
+	free(r.addrs);
 	return err;
 }

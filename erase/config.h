@@ -32,7 +32,7 @@
 struct erase_config;
 struct erase_set;
 struct memory;
-struct symbols;
+struct kernel;
 
 /*
  * Reads and parses @path.  Syntax errors are fatal: the first one is
@@ -50,7 +50,7 @@ void erase_config_free(struct erase_config *cfg);
  * go on, as upstream's do.  Returns 0, or a negative errno when the set
  * cannot grow (no memory, ERASE_MAX_PIECES).
  */
-int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct symbols *sym,
+int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct kernel *kernel,
 			 struct erase_set *set);
 
 #endif

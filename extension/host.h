@@ -22,10 +22,10 @@
 
 struct dump_input;
 struct erase_set;
+struct kernel;
 struct mem_map;
 struct memory;
 struct pfn_ranges;
-struct symbols;
 struct vmcoreinfo;
 
 #ifndef EXTENSION_DIR
@@ -52,7 +52,7 @@ struct extension_options {
 /* What the extensions need to read the dump. */
 struct extension_env {
 	struct memory *mem;
-	struct symbols *symbols;
+	struct kernel *kernel;
 	const struct mem_map *mem_map;
 	uint32_t page_size;
 	uint64_t max_pfn;

@@ -18,7 +18,7 @@
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
 #include "kernel/mem_map.h"
-#include "kernel/symbols.h"
+#include "kernel/kernel.h"
 #include "kernel/walkers.h"
 #include "makedumpfile-extension.h"
 #include "memory/reader.h"
@@ -46,18 +46,9 @@ struct mdf_extension {
 
 static struct mdf_extension runtime;
 
-/* Kernel symbols come by name only, the names the runtime itself asks found at opening. */
-static void look_up_by_name_only(const struct extension_env *env)
-{
-	static const char *const walker_symbols[] = { WALKERS_KERNEL_SYMBOLS };
-
-	symbols_look_up_by_name_only(env->symbols, walker_symbols,
-				     sizeof(walker_symbols) / sizeof(walker_symbols[0]));
-}
-
 /*
  * What every child would read the same way is read here once: the kernel's
- * symbol table opened by name, vmlinux's BTF and where the modules are.  A module's BTF stays for the children that
+ * symbol table, vmlinux's BTF and where the modules are.  A module's BTF stays for the children that
  * ask it.  extension_runtime_finish() lets the BTF go again: the parent
  * runs on without it.
  */
@@ -66,32 +57,30 @@ int extension_runtime_prepare(const struct extension_env *env)
 	struct kallsyms *ks;
 	struct btf_info *btf;
 	const struct btf *vmlinux;
+	struct modules *mods;
 
-	look_up_by_name_only(env);
-	if (symbols_kallsyms(env->symbols, &ks)) {
+	if (kernel_kallsyms(env->kernel, &ks)) {
 		msg_warn("extensions will find no kernel symbols");
 		return 0;
 	}
-	if (symbols_btf(env->symbols, &btf) || btf_info_scope_btf(btf, "vmlinux", &vmlinux))
+	if (kernel_btf(env->kernel, &btf) || btf_info_scope_btf(btf, "vmlinux", &vmlinux))
 		msg_warn("extensions will have no type information (BTF)");
-	else if (symbols_module_kallsyms(env->symbols, &ks))
+	else if (kernel_modules(env->kernel, &mods))
 		msg_warn("extensions will see the kernel's symbols only, not the modules'");
 	return 0;
 }
 
 void extension_runtime_finish(const struct extension_env *env)
 {
-	symbols_release_btf(env->symbols);
+	kernel_release_btf(env->kernel);
 }
 
 void extension_runtime_begin(const struct extension_env *env, const char *name,
 			     const struct extension_arg *args, size_t nr_args)
 {
 	memset(&runtime, 0, sizeof(runtime));
-	/* An extension asks a few names: unless the parent decoded every symbol, find just those. */
-	look_up_by_name_only(env);
 	runtime.env = env;
-	runtime.walk = (struct walk_ctx){ env->mem, env->symbols, env->mem_map };
+	runtime.walk = (struct walk_ctx){ env->mem, env->kernel, env->mem_map };
 	runtime.name = name;
 	runtime.args = args;
 	runtime.nr_args = nr_args;
@@ -190,35 +179,21 @@ int mdf_kvtop(uint64_t vaddr, uint64_t *paddr)
 
 int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr)
 {
-	struct symbols *sym = runtime.env->symbols;
-	bool kernel_only = module && !strcmp(module, "vmlinux");
-	struct kallsyms *ks;
-
-	/* The kernel's symbols come first: the modules' are decoded only when needed. */
-	if ((!module || kernel_only) && !symbols_kallsyms(sym, &ks) &&
-	    kallsyms_lookup_module_name(ks, "vmlinux", name, addr))
-		return 0;
-	if (kernel_only || (symbols_module_kallsyms(sym, &ks) && symbols_kallsyms(sym, &ks)))
-		return -ENOENT;
-	return kallsyms_lookup_module_name(ks, module, name, addr) ? 0 : -ENOENT;
+	return kernel_symbol_address(runtime.env->kernel, module, name, addr);
 }
 
 int mdf_expect_kernel_symbols(const char *const *names, size_t nr)
 {
-	struct kallsyms *ks;
-	int err;
-
 	for (size_t i = 0; i < nr; i++)
 		if (!names || !names[i] || !*names[i])
 			return -EINVAL;
-	err = symbols_kallsyms(runtime.env->symbols, &ks);
-	return err ? err : kallsyms_expect_kernel_names(ks, names, nr);
+	return kernel_expect_symbols(runtime.env->kernel, names, nr);
 }
 
 static int lookup(const char *module, const char *path, struct btf_info_result *r)
 {
 	struct btf_info *btf;
-	int err = symbols_btf(runtime.env->symbols, &btf);
+	int err = kernel_btf(runtime.env->kernel, &btf);
 
 	return err ? err : btf_info_lookup(btf, module, path, r);
 }

@@ -19,13 +19,9 @@ struct vmcoreinfo_entry {
 };
 
 struct vmcoreinfo {
-	char *text;      /* the original text, for writers */
-	size_t text_len;
 	char *storage;   /* a copy split into NUL-terminated keys and values */
 	struct vmcoreinfo_entry *entries;
 	size_t nr_entries;
-	const struct vmcoreinfo_fallback *fallback;
-	void *fallback_ctx;
 };
 
 static int compare_entries(const void *a, const void *b)
@@ -51,13 +47,9 @@ int vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vm
 		return -ENOMEM;
 	/* The kernel pads the note; stop at the first NUL. */
 	len = strnlen(text, len);
-	vi->text = malloc(len + 1);
 	vi->storage = malloc(len + 1);
-	if (!vi->text || !vi->storage)
+	if (!vi->storage)
 		goto fail;
-	memcpy(vi->text, text, len);
-	vi->text[len] = '\0';
-	vi->text_len = len;
 	memcpy(vi->storage, text, len);
 	vi->storage[len] = '\0';
 
@@ -153,7 +145,6 @@ void vmcoreinfo_free(struct vmcoreinfo *vi)
 {
 	if (!vi)
 		return;
-	free(vi->text);
 	free(vi->storage);
 	free(vi->entries);
 	free(vi);
@@ -223,100 +214,47 @@ static bool parse_decimal(const char *s, int64_t *value)
 	return !errno && *end == '\0';
 }
 
-void vmcoreinfo_set_fallback(struct vmcoreinfo *vi, const struct vmcoreinfo_fallback *ops, void *ctx)
+bool vmcoreinfo_has(const struct vmcoreinfo *vi, const char *kind, const char *name)
 {
-	vi->fallback = ops;
-	vi->fallback_ctx = ctx;
+	return get_wrapped(vi, kind, name) != NULL;
 }
-
-/*
- * The fallback is asked only when the line is absent: a line that is there
- * but malformed is the dump's word, and a wrong one, not a gap to fill.
- */
-#define ASK_FALLBACK(vi, hook, name, value) \
-	((vi)->fallback && (vi)->fallback->hook && (vi)->fallback->hook((vi)->fallback_ctx, name, value))
 
 bool vmcoreinfo_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value)
 {
 	const char *line = get_wrapped(vi, "SYMBOL", name);
 
-	return line ? parse_unsigned(line, 16, value) : ASK_FALLBACK(vi, symbol, name, value);
+	return line && parse_unsigned(line, 16, value);
 }
 
 bool vmcoreinfo_size(const struct vmcoreinfo *vi, const char *type, int64_t *value)
 {
 	const char *line = get_wrapped(vi, "SIZE", type);
 
-	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, size, type, value);
+	return line && parse_decimal(line, value);
 }
 
 bool vmcoreinfo_offset(const struct vmcoreinfo *vi, const char *type_member, int64_t *value)
 {
 	const char *line = get_wrapped(vi, "OFFSET", type_member);
 
-	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, offset, type_member, value);
+	return line && parse_decimal(line, value);
 }
 
 bool vmcoreinfo_length(const struct vmcoreinfo *vi, const char *name, int64_t *value)
 {
 	const char *line = get_wrapped(vi, "LENGTH", name);
 
-	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, length, name, value);
+	return line && parse_decimal(line, value);
 }
 
 bool vmcoreinfo_number(const struct vmcoreinfo *vi, const char *name, int64_t *value)
 {
 	const char *line = get_wrapped(vi, "NUMBER", name);
 
-	return line ? parse_decimal(line, value) : ASK_FALLBACK(vi, number, name, value);
-}
-
-static bool fallback_ready(const struct vmcoreinfo *vi)
-{
-	return vi->fallback && vi->fallback->ready && vi->fallback->ready(vi->fallback_ctx);
-}
-
-bool vmcoreinfo_offset_optional(const struct vmcoreinfo *vi, const char *type_member, int64_t *value)
-{
-	const char *line = get_wrapped(vi, "OFFSET", type_member);
-
-	if (line)
-		return parse_decimal(line, value);
-	return fallback_ready(vi) && ASK_FALLBACK(vi, offset, type_member, value);
-}
-
-bool vmcoreinfo_length_optional(const struct vmcoreinfo *vi, const char *name, int64_t *value)
-{
-	const char *line = get_wrapped(vi, "LENGTH", name);
-
-	if (line)
-		return parse_decimal(line, value);
-	return fallback_ready(vi) && ASK_FALLBACK(vi, length, name, value);
-}
-
-bool vmcoreinfo_number_optional(const struct vmcoreinfo *vi, const char *name, int64_t *value)
-{
-	const char *line = get_wrapped(vi, "NUMBER", name);
-
-	if (line)
-		return parse_decimal(line, value);
-	return fallback_ready(vi) && ASK_FALLBACK(vi, number, name, value);
+	return line && parse_decimal(line, value);
 }
 
 bool vmcoreinfo_plain_number(const struct vmcoreinfo *vi, const char *key, int64_t *value)
 {
 	return parse_decimal(vmcoreinfo_get(vi, key), value);
-}
-
-uint64_t vmcoreinfo_kernel_offset(const struct vmcoreinfo *vi)
-{
-	uint64_t offset;
-
-	return parse_unsigned(vmcoreinfo_get(vi, "KERNELOFFSET"), 16, &offset) ? offset : 0;
-}
-
-const char *vmcoreinfo_text(const struct vmcoreinfo *vi, size_t *len)
-{
-	*len = vi->text_len;
-	return vi->text;
 }

@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include "kernel/btf.h"
-#include "kernel/kallsyms.h"
 #include "kernel/list.h"
 #include "memory/reader.h"
 #include "util/message.h"
@@ -87,7 +86,7 @@ struct btf_module_layout {
 
 struct btf_info {
 	struct memory *mem;
-	const struct kallsyms *ks;
+	struct btf_location loc;
 	struct btf_unit vmlinux;
 	struct btf_unit *modules;
 	size_t nr_modules;
@@ -110,14 +109,14 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-int btf_info_new(struct memory *mem, const struct kallsyms *ks, struct btf_info **out)
+int btf_info_new(struct memory *mem, const struct btf_location *loc, struct btf_info **out)
 {
 	struct btf_info *bi = calloc(1, sizeof(*bi));
 
 	if (!bi)
 		return -ENOMEM;
 	bi->mem = mem;
-	bi->ks = ks;
+	bi->loc = *loc;
 	strcpy(bi->vmlinux.name, "vmlinux");
 	bi->vmlinux.first_id = 1;
 	libbpf_set_print(print_libbpf);
@@ -352,11 +351,10 @@ static int load_unit(struct btf_info *bi, struct btf_unit *unit)
 static int load_vmlinux(struct btf_info *bi)
 {
 	struct btf_unit *unit = &bi->vmlinux;
-	uint64_t start, stop;
+	uint64_t start = bi->loc.start, stop = bi->loc.stop;
 
 	if (!unit->tried && !unit->data_size) {
-		if (!kallsyms_lookup_module_name(bi->ks, "vmlinux", "__start_BTF", &start) ||
-		    !kallsyms_lookup_module_name(bi->ks, "vmlinux", "__stop_BTF", &stop)) {
+		if (!bi->loc.has_vmlinux) {
 			msg_error("the kernel's kallsyms have no __start_BTF and __stop_BTF: "
 				  "it was built without BTF (CONFIG_DEBUG_INFO_BTF)");
 			unit->tried = true;
@@ -604,7 +602,7 @@ static int list_modules(struct btf_info *bi)
 {
 	struct btf_module_layout l;
 	struct klist list;
-	uint64_t head, node;
+	uint64_t head = bi->loc.btf_modules, node;
 	char last[MODULE_NAME_MAX] = "?";
 	int err, more;
 
@@ -614,7 +612,7 @@ static int list_modules(struct btf_info *bi)
 	err = load_vmlinux(bi);
 	if (err)
 		return bi->modules_err = err;
-	if (!kallsyms_lookup_module_name(bi->ks, "vmlinux", "btf_modules", &head)) {
+	if (!bi->loc.has_modules) {
 		msg_debug("the kernel's kallsyms have no btf_modules: no module BTF "
 			  "(CONFIG_DEBUG_INFO_BTF_MODULES off)");
 		return bi->modules_err = -ENOENT;
@@ -963,10 +961,7 @@ int btf_info_load_all(struct btf_info *bi)
 
 bool btf_info_present(const struct btf_info *bi)
 {
-	uint64_t addr;
-
-	return kallsyms_lookup_module_name(bi->ks, "vmlinux", "__start_BTF", &addr) &&
-	       kallsyms_lookup_module_name(bi->ks, "vmlinux", "__stop_BTF", &addr);
+	return bi->loc.has_vmlinux;
 }
 
 size_t btf_info_module_count(const struct btf_info *bi)

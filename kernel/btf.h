@@ -22,14 +22,19 @@
 
 struct btf;
 struct btf_info;
-struct kallsyms;
 struct memory;
 
-/* The kernel symbols it finds the BTFs through, for kallsyms_open_lazy's @expected. */
-#define BTF_INFO_KERNEL_SYMBOLS "__start_BTF", "__stop_BTF", "btf_modules"
+/* Where the kernel keeps its BTF: what its kallsyms say. */
+struct btf_location {
+	bool has_vmlinux;        /* kallsyms have __start_BTF and __stop_BTF */
+	uint64_t start;
+	uint64_t stop;
+	bool has_modules;        /* kallsyms have btf_modules */
+	uint64_t btf_modules;
+};
 
-/* Reads nothing yet; @mem and @ks must outlive the result. */
-int btf_info_new(struct memory *mem, const struct kallsyms *ks, struct btf_info **out);
+/* Reads nothing yet; @mem must outlive the result. */
+int btf_info_new(struct memory *mem, const struct btf_location *loc, struct btf_info **out);
 void btf_info_free(struct btf_info *bi);
 
 enum btf_info_kind {

@@ -19,6 +19,7 @@
 
 #include "input/vmcoreinfo.h"
 #include "kernel/mem_map.h"
+#include "kernel/kernel.h"
 #include "memory/reader.h"
 #include "util/message.h"
 
@@ -50,11 +51,11 @@ static int require(bool found, const char *line)
 }
 
 /* MAX_PHYSMEM_BITS and pgtable_l5_enabled: a kernel's own defaults stand in for them. */
-static int64_t number_or(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+static int64_t number_or(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return vmcoreinfo_number_optional(vi, name, &value) ? value : fallback;
+	return kernel_number_optional(k, name, &value) ? value : fallback;
 }
 
 /*
@@ -62,7 +63,7 @@ static int64_t number_or(const struct vmcoreinfo *vi, const char *name, int64_t 
  * ranges reach, then lowers max_pfn to the end of the last section that
  * has a mem_map.
  */
-static int read_sections(struct mem_map *map, const struct vmcoreinfo *vi)
+static int read_sections(struct mem_map *map, struct kernel *k)
 {
 	uint64_t symbol, roots_addr, *roots = NULL, sections_per_root, nr_roots;
 	int64_t section_size, map_offset, section_bits, physmem_bits, length;
@@ -70,19 +71,19 @@ static int read_sections(struct mem_map *map, const struct vmcoreinfo *vi)
 	bool extreme;
 	int err;
 
-	err = require(vmcoreinfo_symbol(vi, "mem_section", &symbol), "SYMBOL(mem_section)");
+	err = require(kernel_symbol(k, "mem_section", &symbol), "SYMBOL(mem_section)");
 	if (!err)
-		err = require(vmcoreinfo_size(vi, "mem_section", &section_size), "SIZE(mem_section)");
+		err = require(kernel_size(k, "mem_section", &section_size), "SIZE(mem_section)");
 	if (!err)
-		err = require(vmcoreinfo_offset(vi, "mem_section.section_mem_map", &map_offset),
+		err = require(kernel_offset(k, "mem_section.section_mem_map", &map_offset),
 			      "OFFSET(mem_section.section_mem_map)");
 	if (!err)
-		err = require(vmcoreinfo_number(vi, "SECTION_SIZE_BITS", &section_bits),
+		err = require(kernel_number(k, "SECTION_SIZE_BITS", &section_bits),
 			      "NUMBER(SECTION_SIZE_BITS)");
 	if (err)
 		return err;
-	physmem_bits = number_or(vi, "MAX_PHYSMEM_BITS",
-				 number_or(vi, "pgtable_l5_enabled", 0) ? 52 : 46);
+	physmem_bits = number_or(k, "MAX_PHYSMEM_BITS",
+				 number_or(k, "pgtable_l5_enabled", 0) ? 52 : 46);
 	if (section_bits <= page_shift || section_bits > 40 || physmem_bits < section_bits ||
 	    physmem_bits > 56 || section_size < 8 || section_size > (int64_t)map->page_size ||
 	    map_offset < 0 || map_offset + 8 > section_size) {
@@ -102,7 +103,7 @@ static int read_sections(struct mem_map *map, const struct vmcoreinfo *vi)
 	}
 	/* SPARSEMEM_EXTREME when LENGTH(mem_section) counts roots, or is absent. */
 	sections_per_root = map->page_size / (uint64_t)section_size;
-	extreme = !vmcoreinfo_length_optional(vi, "mem_section", &length) ||
+	extreme = !kernel_length_optional(k, "mem_section", &length) ||
 		  (uint64_t)length == ((1ull << (physmem_bits - section_bits)) + sections_per_root - 1) /
 					      sections_per_root;
 	if (!extreme)
@@ -192,14 +193,14 @@ static int compare_section_starts(const void *a, const void *b, void *ctx)
 	return sa < sb ? -1 : sa > sb;
 }
 
-int mem_map_open(struct memory *mem, const struct vmcoreinfo *vi, uint32_t page_size,
+int mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
 		 uint64_t max_pfn, struct mem_map **out)
 {
 	struct mem_map *map;
 	int64_t struct_size;
 	int err;
 
-	if (!vmcoreinfo_size(vi, "page", &struct_size)) {
+	if (!kernel_size(k, "page", &struct_size)) {
 		msg_error("VMCOREINFO has no SIZE(page): cannot find the struct pages");
 		return -ENOENT;
 	}
@@ -215,7 +216,7 @@ int mem_map_open(struct memory *mem, const struct vmcoreinfo *vi, uint32_t page_
 	map->page_size = page_size;
 	map->page_struct_size = (uint64_t)struct_size;
 	map->max_pfn = max_pfn;
-	err = read_sections(map, vi);
+	err = read_sections(map, k);
 	if (err)
 		goto fail;
 	map->by_address = malloc(map->nr_sections * sizeof(*map->by_address) + 1);

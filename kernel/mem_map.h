@@ -11,14 +11,14 @@
 
 struct mem_map;
 struct memory;
-struct vmcoreinfo;
+struct kernel;
 
 /*
  * Reads the section table for the pfns below @max_pfn (the highest the
  * dump reaches).  Prints what is missing or wrong and returns a negative
  * errno on failure.
  */
-int mem_map_open(struct memory *mem, const struct vmcoreinfo *vi, uint32_t page_size,
+int mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
 		 uint64_t max_pfn, struct mem_map **out);
 void mem_map_free(struct mem_map *map);
 

@@ -31,6 +31,7 @@
 
 #include "input/vmcoreinfo.h"
 #include "kernel/printk.h"
+#include "kernel/kernel.h"
 #include "memory/reader.h"
 #include "util/message.h"
 
@@ -51,13 +52,13 @@ struct fact {
 	int64_t *value;
 };
 
-static int look_up(const struct vmcoreinfo *vi, const struct fact *facts, size_t n,
+static int look_up(struct kernel *k, const struct fact *facts, size_t n,
 		   const char *layout)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct fact *f = &facts[i];
-		bool found = f->is_size ? vmcoreinfo_size(vi, f->name, f->value)
-					: vmcoreinfo_offset(vi, f->name, f->value);
+		bool found = f->is_size ? kernel_size(k, f->name, f->value)
+					: kernel_offset(k, f->name, f->value);
 
 		if (!found || *f->value < 0 || *f->value > MAX_STRUCT_SIZE) {
 			msg_error("VMCOREINFO lacks %s(%s), or gives it out of range: the %s cannot "
@@ -169,7 +170,7 @@ static bool fits(int64_t base, int64_t offset, int64_t width, int64_t size)
 	return base + offset + width <= size;
 }
 
-static int prb_layout(const struct vmcoreinfo *vi, struct prb_layout *l)
+static int prb_layout(struct kernel *k, struct prb_layout *l)
 {
 	const struct fact facts[] = {
 		{ "printk_ringbuffer", true, &l->rb_size },
@@ -191,13 +192,13 @@ static int prb_layout(const struct vmcoreinfo *vi, struct prb_layout *l)
 		{ "prb_data_ring.size_bits", false, &l->data_size_bits },
 		{ "prb_data_ring.data", false, &l->data_data },
 	};
-	int err = look_up(vi, facts, sizeof(facts) / sizeof(facts[0]),
+	int err = look_up(k, facts, sizeof(facts) / sizeof(facts[0]),
 			  "lockless printk ring buffer");
 
 	if (err)
 		return err;
 	/* atomic_long_t is a struct of one counter: at 0 where VMCOREINFO does not say. */
-	if (!vmcoreinfo_offset(vi, "atomic_long_t.counter", &l->counter))
+	if (!kernel_offset(k, "atomic_long_t.counter", &l->counter))
 		l->counter = 0;
 	if (!fits(l->rb_desc_ring, l->dr_count_bits, 4, l->rb_size) ||
 	    !fits(l->rb_desc_ring, l->dr_descs, 8, l->rb_size) ||
@@ -218,7 +219,7 @@ static int prb_layout(const struct vmcoreinfo *vi, struct prb_layout *l)
 }
 
 /* Reads the rings prb points at. */
-static int prb_read(struct memory *mem, const struct vmcoreinfo *vi, struct prb *rb,
+static int prb_read(struct memory *mem, struct kernel *k, struct prb *rb,
 		    unsigned char **ring)
 {
 	const struct prb_layout *l = rb->l;
@@ -227,7 +228,7 @@ static int prb_read(struct memory *mem, const struct vmcoreinfo *vi, struct prb 
 	uint32_t count_bits, size_bits;
 	int err;
 
-	if (!vmcoreinfo_symbol(vi, "prb", &prb_addr))
+	if (!kernel_symbol(k, "prb", &prb_addr))
 		return -ENOENT;
 	err = mem_read_u64(mem, prb_addr, &addr);
 	if (err) {
@@ -286,15 +287,15 @@ static void prb_record(const struct prb *rb, uint64_t id, FILE *out)
 	put_record(out, get_u64(info + l->info_ts_nsec), rb->data + begin, len);
 }
 
-static int dump_prb(struct memory *mem, const struct vmcoreinfo *vi, FILE *out)
+static int dump_prb(struct memory *mem, struct kernel *k, FILE *out)
 {
 	struct prb_layout l;
 	struct prb rb = { .l = &l };
 	unsigned char *ring = NULL;
-	int err = prb_layout(vi, &l);
+	int err = prb_layout(k, &l);
 
 	if (!err)
-		err = prb_read(mem, vi, &rb, &ring);
+		err = prb_read(mem, k, &rb, &ring);
 	if (!err) {
 		const unsigned char *desc_ring = ring + l.rb_desc_ring;
 		uint64_t tail = get_u64(desc_ring + l.dr_tail_id + l.counter) & DESC_ID_MASK;
@@ -313,10 +314,10 @@ static int dump_prb(struct memory *mem, const struct vmcoreinfo *vi, FILE *out)
 }
 
 /* The record buffer of 3.5 to 5.9: struct printk_log, called log before 3.11. */
-static int log_layout(const struct vmcoreinfo *vi, int64_t *size, int64_t *off_ts,
+static int log_layout(struct kernel *k, int64_t *size, int64_t *off_ts,
 		      int64_t *off_len, int64_t *off_text_len)
 {
-	const char *name = vmcoreinfo_size(vi, "printk_log", size) ? "printk_log" : "log";
+	const char *name = kernel_size(k, "printk_log", size) ? "printk_log" : "log";
 	char ts[32], len[32], text_len[32];
 	const struct fact facts[] = {
 		{ name, true, size },
@@ -329,7 +330,7 @@ static int log_layout(const struct vmcoreinfo *vi, int64_t *size, int64_t *off_t
 	snprintf(ts, sizeof(ts), "%s.ts_nsec", name);
 	snprintf(len, sizeof(len), "%s.len", name);
 	snprintf(text_len, sizeof(text_len), "%s.text_len", name);
-	err = look_up(vi, facts, sizeof(facts) / sizeof(facts[0]), "printk record buffer");
+	err = look_up(k, facts, sizeof(facts) / sizeof(facts[0]), "printk record buffer");
 	if (!err && (*off_ts + 8 > *size || *off_len + 2 > *size || *off_text_len + 2 > *size)) {
 		msg_error("VMCOREINFO's struct %s puts members past its %" PRId64 " bytes: corrupt",
 			  name, *size);
@@ -338,13 +339,13 @@ static int log_layout(const struct vmcoreinfo *vi, int64_t *size, int64_t *off_t
 	return err;
 }
 
-static int read_symbol_u32(struct memory *mem, const struct vmcoreinfo *vi, const char *name,
+static int read_symbol_u32(struct memory *mem, struct kernel *k, const char *name,
 			   uint32_t *value)
 {
 	uint64_t addr;
 	int err;
 
-	if (!vmcoreinfo_symbol(vi, name, &addr)) {
+	if (!kernel_symbol(k, name, &addr)) {
 		msg_error("VMCOREINFO lacks SYMBOL(%s): the printk buffer cannot be read", name);
 		return -ENOENT;
 	}
@@ -387,9 +388,9 @@ static int walk_records(const unsigned char *buf, uint32_t buf_len, uint32_t fir
 }
 
 /* Kernels before 2.6.25 declared log_end unsigned long, later ones unsigned. */
-static bool log_end_is_long(const struct vmcoreinfo *vi)
+static bool log_end_is_long(struct kernel *k)
 {
-	const char *release = vmcoreinfo_get(vi, "OSRELEASE");
+	const char *release = vmcoreinfo_get(kernel_vmcoreinfo(k), "OSRELEASE");
 	unsigned int major = 0, minor = 0, patch = 0;
 
 	if (!release || sscanf(release, "%u.%u.%u", &major, &minor, &patch) < 2)
@@ -398,18 +399,18 @@ static bool log_end_is_long(const struct vmcoreinfo *vi)
 }
 
 /* The plain text buffer: the last log_buf_len bytes written, oldest first. */
-static int dump_text_buffer(struct memory *mem, const struct vmcoreinfo *vi,
+static int dump_text_buffer(struct memory *mem, struct kernel *k,
 			    const unsigned char *buf, uint32_t buf_len, FILE *out)
 {
 	uint64_t addr, log_end = 0;
 	int err;
 
-	if (!vmcoreinfo_symbol(vi, "log_end", &addr)) {
+	if (!kernel_symbol(k, "log_end", &addr)) {
 		msg_error("VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_first_idx) nor "
 			  "SYMBOL(log_end): no kernel log layout is known");
 		return -ENOENT;
 	}
-	err = mem_read_virt(mem, addr, &log_end, log_end_is_long(vi) ? 8 : 4);
+	err = mem_read_virt(mem, addr, &log_end, log_end_is_long(k) ? 8 : 4);
 	if (err) {
 		msg_error("cannot read log_end at 0x%" PRIx64 ": %s", addr, mdf_strerror(err));
 		return err;
@@ -426,7 +427,7 @@ static int dump_text_buffer(struct memory *mem, const struct vmcoreinfo *vi,
 	return 0;
 }
 
-static int dump_log_buf(struct memory *mem, const struct vmcoreinfo *vi, FILE *out)
+static int dump_log_buf(struct memory *mem, struct kernel *k, FILE *out)
 {
 	uint64_t buf_addr = 0, sym;
 	uint32_t buf_len, first, next;
@@ -434,7 +435,7 @@ static int dump_log_buf(struct memory *mem, const struct vmcoreinfo *vi, FILE *o
 	int64_t layout[4];
 	int err;
 
-	if (!vmcoreinfo_symbol(vi, "log_buf", &sym)) {
+	if (!kernel_symbol(k, "log_buf", &sym)) {
 		msg_error("VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_buf): the kernel log "
 			  "cannot be found");
 		return -ENOENT;
@@ -444,7 +445,7 @@ static int dump_log_buf(struct memory *mem, const struct vmcoreinfo *vi, FILE *o
 		msg_error("cannot read log_buf at 0x%" PRIx64 ": %s", sym, mdf_strerror(err));
 		return err;
 	}
-	err = read_symbol_u32(mem, vi, "log_buf_len", &buf_len);
+	err = read_symbol_u32(mem, k, "log_buf_len", &buf_len);
 	if (err)
 		return err;
 	if (buf_len == 0 || buf_len > (UINT32_C(1) << MAX_RING_BITS)) {
@@ -454,32 +455,32 @@ static int dump_log_buf(struct memory *mem, const struct vmcoreinfo *vi, FILE *o
 	buf = read_virt(mem, buf_addr, buf_len, "the printk log_buf");
 	if (!buf)
 		return -EIO;
-	if (vmcoreinfo_symbol(vi, "log_first_idx", &sym)) {
-		err = log_layout(vi, &layout[0], &layout[1], &layout[2], &layout[3]);
+	if (kernel_symbol(k, "log_first_idx", &sym)) {
+		err = log_layout(k, &layout[0], &layout[1], &layout[2], &layout[3]);
 		if (!err)
-			err = read_symbol_u32(mem, vi, "log_first_idx", &first);
+			err = read_symbol_u32(mem, k, "log_first_idx", &first);
 		if (!err)
-			err = read_symbol_u32(mem, vi, "log_next_idx", &next);
+			err = read_symbol_u32(mem, k, "log_next_idx", &next);
 		if (!err)
 			err = walk_records(buf, buf_len, first, next, layout, out);
 	} else {
-		err = dump_text_buffer(mem, vi, buf, buf_len, out);
+		err = dump_text_buffer(mem, k, buf, buf_len, out);
 	}
 	free(buf);
 	return err;
 }
 
-int printk_dump(struct memory *mem, const struct vmcoreinfo *vi, FILE *out, const char *out_name)
+int printk_dump(struct memory *mem, struct kernel *k, FILE *out, const char *out_name)
 {
 	uint64_t prb;
 	int err;
 
 	msg_debug("writing the kernel log to %s", out_name);
 	/* VMCOREINFO's lines say which layout; symbols decide only where it names neither. */
-	if (vmcoreinfo_get(vi, "SYMBOL(prb)") ||
-	    (!vmcoreinfo_get(vi, "SYMBOL(log_buf)") && vmcoreinfo_symbol(vi, "prb", &prb)))
-		err = dump_prb(mem, vi, out);
+	if (vmcoreinfo_get(kernel_vmcoreinfo(k), "SYMBOL(prb)") ||
+	    (!vmcoreinfo_get(kernel_vmcoreinfo(k), "SYMBOL(log_buf)") && kernel_symbol(k, "prb", &prb)))
+		err = dump_prb(mem, k, out);
 	else
-		err = dump_log_buf(mem, vi, out);
+		err = dump_log_buf(mem, k, out);
 	return err;
 }

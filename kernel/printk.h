@@ -23,13 +23,13 @@
 #include <stdio.h>
 
 struct memory;
-struct vmcoreinfo;
+struct kernel;
 
 /*
  * Writes the log to @out (@out_name names it in messages).  Returns 0 or
  * a negative errno after a message; a write error of @out is the
  * caller's to find when it flushes.
  */
-int printk_dump(struct memory *mem, const struct vmcoreinfo *vi, FILE *out, const char *out_name);
+int printk_dump(struct memory *mem, struct kernel *k, FILE *out, const char *out_name);
 
 #endif

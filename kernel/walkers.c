@@ -61,7 +61,7 @@
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
 #include "kernel/list.h"
-#include "kernel/symbols.h"
+#include "kernel/kernel.h"
 #include "kernel/walkers.h"
 #include "memory/reader.h"
 #include "util/message.h"
@@ -120,10 +120,10 @@ static uint64_t get_u64(const unsigned char *buf, uint64_t offset)
 static int btf_fact(struct walk_ctx *w, const char *path, bool quiet, struct btf_info_result *r)
 {
 	struct btf_info *bi;
-	int err = symbols_btf(w->symbols, &bi);
+	int err = kernel_btf(w->kernel, &bi);
 
 	if (err)
-		return err; /* symbols_btf said why */
+		return err; /* kernel_btf said why */
 	err = btf_info_lookup(bi, "vmlinux", path, r);
 	if (err == -ENOENT && !quiet)
 		msg_error("the kernel's BTF has no %s", path);
@@ -764,10 +764,10 @@ int walk_tasks(struct walk_ctx *w, int (*cb)(const struct mdf_task *task, void *
 	if (!err)
 		err = member_sized(w, "task_struct.mm", 8, &tw.mm);
 	if (!err)
-		err = symbols_kallsyms(w->symbols, &ks);
+		err = kernel_kallsyms(w->kernel, &ks);
 	if (err)
 		return err;
-	if (!kallsyms_lookup_module_name(ks, "vmlinux", "init_task", &init_task)) {
+	if (kernel_symbol_address(w->kernel, "vmlinux", "init_task", &init_task)) {
 		msg_error("the kernel's kallsyms have no init_task: cannot list tasks");
 		return -ENOENT;
 	}

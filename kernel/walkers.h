@@ -27,17 +27,14 @@
 #include "makedumpfile-extension.h"
 
 struct mem_map;
+struct kernel;
 struct memory;
-struct symbols;
 
 struct walk_ctx {
 	struct memory *mem;
-	struct symbols *symbols;
+	struct kernel *kernel;
 	const struct mem_map *mem_map;
 };
-
-/* The kernel symbols the walkers ask, for kallsyms_open_lazy's @expected. */
-#define WALKERS_KERNEL_SYMBOLS "init_task"
 
 /* walk_list's bound when @max is 0. */
 #define WALK_LIST_DEFAULT_MAX 1000000u

@@ -261,6 +261,15 @@ int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)
 	return 0;
 }
 
+int mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf, size_t min, size_t *len)
+{
+	int err;
+
+	while ((err = mem_read_virt(mem, vaddr, buf, *len)) && *len > min)
+		*len = min + (*len - min) / 2;
+	return err;
+}
+
 int mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value)
 {
 	return mem_read_virt(mem, vaddr, value, sizeof(*value));

@@ -35,6 +35,14 @@ int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr);
  */
 int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr);
 
+/*
+ * Reads *@len bytes at @vaddr or, when the end of them is not readable (a
+ * table near the end of a mapping, whose exact end is unknown), the
+ * longest prefix of at least @min bytes that is, halving the unreadable
+ * part: *@len becomes what was read.
+ */
+int mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf, size_t min, size_t *len);
+
 int mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value);
 int mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value);
 

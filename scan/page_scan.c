@@ -28,6 +28,7 @@
 #include "input/dump_input.h"
 #include "input/vmcoreinfo.h"
 #include "kernel/mem_map.h"
+#include "kernel/kernel.h"
 #include "memory/reader.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
@@ -118,38 +119,38 @@ struct page_scan {
  * already in use: a complete VMCOREINFO then costs no decoding, and the
  * rules see what upstream makedumpfile sees.
  */
-static int64_t offset_or(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+static int64_t offset_or(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return vmcoreinfo_offset(vi, name, &value) ? value : fallback;
+	return kernel_offset(k, name, &value) ? value : fallback;
 }
 
-static int64_t number_or(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+static int64_t number_or(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return vmcoreinfo_number(vi, name, &value) ? value : fallback;
+	return kernel_number(k, name, &value) ? value : fallback;
 }
 
-static int64_t optional_offset(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+static int64_t optional_offset(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return vmcoreinfo_offset_optional(vi, name, &value) ? value : fallback;
+	return kernel_offset_optional(k, name, &value) ? value : fallback;
 }
 
-static int64_t optional_number(const struct vmcoreinfo *vi, const char *name, int64_t fallback)
+static int64_t optional_number(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return vmcoreinfo_number_optional(vi, name, &value) ? value : fallback;
+	return kernel_number_optional(k, name, &value) ? value : fallback;
 }
 
 /* Major and minor of OSRELEASE, e.g. 6.1 from "6.1.0-57-amd64". */
-static bool kernel_at_least(const struct vmcoreinfo *vi, int major, int minor)
+static bool kernel_at_least(struct kernel *k, int major, int minor)
 {
-	const char *release = vmcoreinfo_get(vi, "OSRELEASE");
+	const char *release = vmcoreinfo_get(kernel_vmcoreinfo(k), "OSRELEASE");
 	int have_major, have_minor;
 
 	if (!release || sscanf(release, "%d.%d", &have_major, &have_minor) != 2)
@@ -166,54 +167,54 @@ static int require(bool found, const char *line)
 }
 
 /* @l->size, SIZE(page), is mem_map's; the rest comes from VMCOREINFO. */
-static int read_layout(const struct vmcoreinfo *vi, struct page_layout *l)
+static int read_layout(struct kernel *k, struct page_layout *l)
 {
 	int64_t refcount, folio_order, folio_dtor;
 	int err;
 
-	err = require(vmcoreinfo_offset(vi, "page.flags", &l->flags), "OFFSET(page.flags)");
+	err = require(kernel_offset(k, "page.flags", &l->flags), "OFFSET(page.flags)");
 	if (!err)
-		err = require(vmcoreinfo_offset(vi, "page._refcount", &refcount) ||
-				      vmcoreinfo_offset(vi, "page._count", &refcount),
+		err = require(kernel_offset(k, "page._refcount", &refcount) ||
+				      kernel_offset(k, "page._count", &refcount),
 			      "OFFSET(page._refcount)");
 	if (!err)
-		err = require(vmcoreinfo_offset(vi, "page.mapping", &l->mapping), "OFFSET(page.mapping)");
+		err = require(kernel_offset(k, "page.mapping", &l->mapping), "OFFSET(page.mapping)");
 	if (err)
 		return err;
-	l->mapcount = offset_or(vi, "page._mapcount", NOT_FOUND);
-	l->private = offset_or(vi, "page.private", NOT_FOUND);
+	l->mapcount = offset_or(k, "page._mapcount", NOT_FOUND);
+	l->private = offset_or(k, "page.private", NOT_FOUND);
 	/* Kernels 7.1 and later call compound_head compound_info. */
-	l->compound_head = optional_offset(vi, "page.compound_head", NOT_FOUND);
+	l->compound_head = optional_offset(k, "page.compound_head", NOT_FOUND);
 	if (l->compound_head == NOT_FOUND)
-		l->compound_head = optional_offset(vi, "page.compound_info", NOT_FOUND);
+		l->compound_head = optional_offset(k, "page.compound_info", NOT_FOUND);
 	if (l->compound_head == NOT_FOUND)
-		l->compound_head = offset_or(vi, "page.compound_head",
-					     offset_or(vi, "page.compound_info", NOT_FOUND));
+		l->compound_head = offset_or(k, "page.compound_head",
+					     offset_or(k, "page.compound_info", NOT_FOUND));
 
 	/* Folio fields are offsets from the head page; the tail page starts SIZE(page) on. */
-	folio_order = optional_offset(vi, "folio._folio_order", NOT_FOUND);
-	folio_dtor = optional_offset(vi, "folio._folio_dtor", NOT_FOUND);
+	folio_order = optional_offset(k, "folio._folio_order", NOT_FOUND);
+	folio_dtor = optional_offset(k, "folio._folio_dtor", NOT_FOUND);
 	l->compound_order = folio_order != NOT_FOUND ? folio_order - l->size
-						     : optional_offset(vi, "page.compound_order", 0);
+						     : optional_offset(k, "page.compound_order", 0);
 	l->compound_dtor = folio_dtor != NOT_FOUND ? folio_dtor - l->size
-						   : optional_offset(vi, "page.compound_dtor", 0);
-	l->order_is_byte = kernel_at_least(vi, 4, 16);
+						   : optional_offset(k, "page.compound_dtor", 0);
+	l->order_is_byte = kernel_at_least(k, 4, 16);
 
-	l->pg_lru = number_or(vi, "PG_lru", NOT_FOUND);
-	l->pg_private = number_or(vi, "PG_private", NOT_FOUND);
-	l->pg_swapcache = number_or(vi, "PG_swapcache", NOT_FOUND);
-	l->pg_hwpoison = number_or(vi, "PG_hwpoison", NOT_FOUND);
-	l->pg_head_mask = number_or(vi, "PG_head_mask", 0);
-	l->buddy_value = number_or(vi, "PAGE_BUDDY_MAPCOUNT_VALUE", NOT_FOUND);
-	l->pg_swapbacked = optional_number(vi, "PG_swapbacked", NOT_FOUND);
-	l->pg_slab = optional_number(vi, "PG_slab", NOT_FOUND);
-	l->pg_hugetlb = optional_number(vi, "PG_hugetlb", NOT_FOUND);
-	l->offline_value = optional_number(vi, "PAGE_OFFLINE_MAPCOUNT_VALUE", NOT_FOUND);
-	l->slab_value = optional_number(vi, "PAGE_SLAB_MAPCOUNT_VALUE", NOT_FOUND);
-	l->hugetlb_value = optional_number(vi, "PAGE_HUGETLB_MAPCOUNT_VALUE", NOT_FOUND);
-	l->unaccepted_value = optional_number(vi, "PAGE_UNACCEPTED_MAPCOUNT_VALUE", NOT_FOUND);
-	l->hugetlb_dtor = optional_number(vi, "HUGETLB_PAGE_DTOR", NOT_FOUND);
-	if (!vmcoreinfo_length(vi, "zone.free_area", &l->free_area_length))
+	l->pg_lru = number_or(k, "PG_lru", NOT_FOUND);
+	l->pg_private = number_or(k, "PG_private", NOT_FOUND);
+	l->pg_swapcache = number_or(k, "PG_swapcache", NOT_FOUND);
+	l->pg_hwpoison = number_or(k, "PG_hwpoison", NOT_FOUND);
+	l->pg_head_mask = number_or(k, "PG_head_mask", 0);
+	l->buddy_value = number_or(k, "PAGE_BUDDY_MAPCOUNT_VALUE", NOT_FOUND);
+	l->pg_swapbacked = optional_number(k, "PG_swapbacked", NOT_FOUND);
+	l->pg_slab = optional_number(k, "PG_slab", NOT_FOUND);
+	l->pg_hugetlb = optional_number(k, "PG_hugetlb", NOT_FOUND);
+	l->offline_value = optional_number(k, "PAGE_OFFLINE_MAPCOUNT_VALUE", NOT_FOUND);
+	l->slab_value = optional_number(k, "PAGE_SLAB_MAPCOUNT_VALUE", NOT_FOUND);
+	l->hugetlb_value = optional_number(k, "PAGE_HUGETLB_MAPCOUNT_VALUE", NOT_FOUND);
+	l->unaccepted_value = optional_number(k, "PAGE_UNACCEPTED_MAPCOUNT_VALUE", NOT_FOUND);
+	l->hugetlb_dtor = optional_number(k, "HUGETLB_PAGE_DTOR", NOT_FOUND);
+	if (!kernel_length(k, "zone.free_area", &l->free_area_length))
 		l->free_area_length = NOT_FOUND;
 
 	if (l->pg_lru == NOT_FOUND || l->pg_private == NOT_FOUND || l->pg_swapcache == NOT_FOUND) {
@@ -264,7 +265,7 @@ static bool upstream_counts_partial_pages(uint64_t max_pfn)
 	return bitmap_bytes * 8 >= max_pfn * 2 && bitmap_bytes <= (4u << 20);
 }
 
-int page_scan_init(struct dump_input *in, struct memory *mem, const struct vmcoreinfo *vi,
+int page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k,
 		   int dump_level, struct page_scan **out)
 {
 	struct page_scan *scan;
@@ -280,11 +281,11 @@ int page_scan_init(struct dump_input *in, struct memory *mem, const struct vmcor
 	scan->max_pfn = in->kdump ? in->kdump->max_mapnr : in->max_pfn;
 	scan->partial_pages = upstream_counts_partial_pages(scan->max_pfn);
 
-	err = mem_map_open(mem, vi, scan->page_size, scan->max_pfn, &scan->mem_map);
+	err = mem_map_open(mem, k, scan->page_size, scan->max_pfn, &scan->mem_map);
 	if (err)
 		goto fail;
 	scan->l.size = (int64_t)mem_map_page_struct_size(scan->mem_map);
-	err = read_layout(vi, &scan->l);
+	err = read_layout(k, &scan->l);
 	if (err)
 		goto fail;
 	scan->max_pfn = mem_map_max_pfn(scan->mem_map);

@@ -16,7 +16,7 @@ struct dump_input;
 struct mem_map;
 struct memory;
 struct pfn_ranges;
-struct vmcoreinfo;
+struct kernel;
 struct page_scan;
 
 /* Dump-level bits, as upstream's -d. */
@@ -39,7 +39,7 @@ struct page_counts {
 	uint64_t extension;
 };
 
-int page_scan_init(struct dump_input *in, struct memory *mem, const struct vmcoreinfo *vi,
+int page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k,
 		   int dump_level, struct page_scan **out);
 void page_scan_free(struct page_scan *scan);
 

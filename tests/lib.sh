@@ -1,11 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the test scripts; sourced by tests/run.sh and by each
-# tests/t-*.sh it runs.  Results go to $RESULTS, one "pass|fail|skip NAME"
+# tests/sh/t-*.sh it runs.  Results go to $RESULTS, one "pass|fail|skip NAME"
 # line each, and are counted by run.sh.
+#
+# A test script also runs on its own, given what run.sh would give it:
+#   mkdir -p build/test-work/t-flat && WORK=build/test-work/t-flat \
+#   MDF=makedumpfile TOOLS=build/obj/tests bash tests/sh/t-flat.sh
+# (its results then go to $WORK/results).  Every variable the helpers and
+# the scripts rely on is checked or defaulted here: the scripts write to
+# "$WORK/..." and remove under it, so an unset WORK would mean "/".
 
-: "${MDF:?MDF must name the makedumpfile binary}"
-: "${TOOLS:?TOOLS must name the directory of the test tools}"
-: "${PROJECT:?}"
+lib_refuse() {
+	echo "${0##*/}: $*" >&2
+	exit 2
+}
+
+[ -n "${MDF:-}" ] || lib_refuse "MDF must name the makedumpfile binary under test (make check sets it)"
+[ -x "$MDF" ] && [ ! -d "$MDF" ] || lib_refuse "MDF=$MDF is not an executable file"
+[ -n "${TOOLS:-}" ] || lib_refuse "TOOLS must name the directory of the built test tools, build/obj/tests (make check sets it)"
+[ -d "$TOOLS" ] || lib_refuse "TOOLS=$TOOLS is not a directory (make tests builds it)"
+[ -n "${WORK:-}" ] || lib_refuse "WORK must name this test's scratch directory, e.g. build/test-work/NAME (tests/run.sh sets it)"
+[ -d "$WORK" ] || lib_refuse "WORK=$WORK is not a directory"
+# Absolute, so that a script may cd; and never the root, which the scripts
+# would fill and clean.
+WORK=$(cd "$WORK" && pwd) || lib_refuse "cannot enter WORK=$WORK"
+[ "$WORK" != / ] || lib_refuse "WORK must not be /"
+TOOLS=$(cd "$TOOLS" && pwd)
+case $MDF in /*) ;; *) MDF=$(cd "$(dirname "$MDF")" && pwd)/$(basename "$MDF") ;; esac
+PROJECT=${PROJECT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+[ -f "$PROJECT/tests/lib.sh" ] || lib_refuse "PROJECT=$PROJECT is not the project's top directory"
+RESULTS=${RESULTS:-$WORK/results}
+[ -d "$(dirname "$RESULTS")" ] || lib_refuse "RESULTS=$RESULTS is not in an existing directory"
+MDF_SANITIZE=${MDF_SANITIZE:-}
+export MDF TOOLS WORK PROJECT RESULTS MDF_SANITIZE
 SHARED=${SHARED:-$(cd "$PROJECT/.." && pwd)/shared}
 VMCORES=$SHARED/vmcores
 FIXTURES=${FIXTURES:-$PROJECT/build/fixtures}

@@ -12,11 +12,9 @@
  *   dumpread [-i VMCOREINFO] VMCORE virt VADDR LEN raw bytes on stdout
  *   dumpread [-i VMCOREINFO] VMCORE ranges         "start end" per physical range
  *   dumpread [-i VMCOREINFO] VMCORE symbol [MODULE:]NAME...
- *                                                  "name addr" from kallsyms, the
- *                                                  kernel's or a module's
- *   dumpread [-i VMCOREINFO] VMCORE lazy-symbol [MODULE:]NAME...
- *                                                  the same through a table opened
- *                                                  for lookups by name only
+ *                                                  "name addr" or "name missing":
+ *                                                  NAME in the kernel, then the
+ *                                                  modules; MODULE:NAME in one
  *   dumpread [-i VMCOREINFO] VMCORE vmcoreinfo KEY...
  *                                                  "KEY value" or "KEY missing" for
  *                                                  SYMBOL(x), SIZE(x), OFFSET(x.y),
@@ -43,8 +41,7 @@
 #include "arch/arch.h"
 #include "input/dump_input.h"
 #include "input/vmcoreinfo.h"
-#include "kernel/kallsyms.h"
-#include "kernel/symbols.h"
+#include "kernel/kernel.h"
 #include "memory/reader.h"
 #include "scan/page_scan.h"
 #include "util/message.h"
@@ -142,7 +139,7 @@ static int cmd_pages(struct dump_input *in, int npfns, char **pfns)
 }
 
 /* One typed lookup, "KIND(NAME)", as the code that uses VMCOREINFO makes it. */
-static void print_vmcoreinfo(const struct vmcoreinfo *vi, const char *key)
+static void print_vmcoreinfo(struct kernel *k, const char *key)
 {
 	char kind[16], name[256];
 	uint64_t address;
@@ -154,16 +151,16 @@ static void print_vmcoreinfo(const struct vmcoreinfo *vi, const char *key)
 		return;
 	}
 	if (!strcmp(kind, "SYMBOL")) {
-		found = vmcoreinfo_symbol(vi, name, &address);
+		found = kernel_symbol(k, name, &address);
 		value = (int64_t)address;
 	} else if (!strcmp(kind, "SIZE")) {
-		found = vmcoreinfo_size(vi, name, &value);
+		found = kernel_size(k, name, &value);
 	} else if (!strcmp(kind, "OFFSET")) {
-		found = vmcoreinfo_offset(vi, name, &value);
+		found = kernel_offset(k, name, &value);
 	} else if (!strcmp(kind, "LENGTH")) {
-		found = vmcoreinfo_length(vi, name, &value);
+		found = kernel_length(k, name, &value);
 	} else {
-		found = !strcmp(kind, "NUMBER") && vmcoreinfo_number(vi, name, &value);
+		found = !strcmp(kind, "NUMBER") && kernel_number(k, name, &value);
 	}
 	if (!found)
 		printf("%s missing\n", key);
@@ -174,7 +171,7 @@ static void print_vmcoreinfo(const struct vmcoreinfo *vi, const char *key)
 }
 
 /* Runs the classification a cycle at a time, as a writer would. */
-static int cmd_scan(struct dump_input *in, struct memory *mem, struct vmcoreinfo *vi, int level)
+static int cmd_scan(struct dump_input *in, struct memory *mem, struct kernel *k, int level)
 {
 	const uint64_t cycle_pfns = 1 << 20;
 	struct page_counts counts = { 0 };
@@ -184,7 +181,7 @@ static int cmd_scan(struct dump_input *in, struct memory *mem, struct vmcoreinfo
 	bool in_run = false;
 	int rc = 1;
 
-	if (!present || !dumpable || page_scan_init(in, mem, vi, level, &scan))
+	if (!present || !dumpable || page_scan_init(in, mem, k, level, &scan))
 		goto out;
 	max_pfn = page_scan_max_pfn(scan);
 	for (uint64_t start = 0; start < max_pfn; start += cycle_pfns) {
@@ -221,8 +218,7 @@ int main(int argc, char **argv)
 	struct dump_input *in = NULL;
 	struct vmcoreinfo *vi = NULL;
 	struct memory *mem = NULL;
-	struct symbols *sym = NULL;
-	struct kallsyms *ks;
+	struct kernel *kernel = NULL;
 	const char *vmcoreinfo_file = NULL;
 	int rc = 1, arg = 1;
 
@@ -257,7 +253,7 @@ int main(int argc, char **argv)
 			    : vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
 					       argv[arg], &vi))
 		goto out;
-	if (memory_open(in, &arch_x86_64, vi, &mem) || symbols_new(mem, vi, &sym))
+	if (memory_open(in, &arch_x86_64, vi, &mem) || kernel_new(mem, vi, &kernel))
 		goto out;
 	if (!strcmp(argv[arg + 1], "vtop")) {
 		for (int i = arg + 2; i < argc; i++) {
@@ -283,43 +279,36 @@ int main(int argc, char **argv)
 		else
 			rc = fwrite(buf, 1, len, stdout) == len ? 0 : 1;
 		free(buf);
-	} else if (!strcmp(argv[arg + 1], "symbol") || !strcmp(argv[arg + 1], "lazy-symbol")) {
+	} else if (!strcmp(argv[arg + 1], "symbol")) {
 		/*
-		 * Of the unqualified names, the first even-numbered ones are
-		 * expected at opening, the first odd-numbered ones announced
-		 * with kallsyms_expect_kernel_names, the rest asked one by one:
-		 * every way a lazy table answers is checked.
+		 * MODULE:NAME in that module, NAME in the kernel and then the
+		 * modules.  The first half of the unqualified names are
+		 * announced (kernel_expect_symbols), the rest asked one by
+		 * one: both ways a lookup is answered are checked.
 		 */
-		const char *opening[KALLSYMS_MAX_EXPECTED], *announced[KALLSYMS_MAX_EXPECTED];
-		size_t nr_opening = 0, nr_announced = 0, unqualified = 0;
+		const char **announced = calloc((size_t)argc, sizeof(*announced));
+		size_t nr_announced = 0, unqualified = 0;
 
-		for (int i = arg + 2; i < argc; i++) {
-			if (strchr(argv[i], ':'))
-				continue;
-			if (unqualified++ % 2 == 0 && nr_opening < KALLSYMS_MAX_EXPECTED)
-				opening[nr_opening++] = argv[i];
-			else if (nr_announced < KALLSYMS_MAX_EXPECTED)
+		for (int i = arg + 2; i < argc; i++)
+			unqualified += !strchr(argv[i], ':');
+		for (int i = arg + 2; announced && i < argc; i++)
+			if (!strchr(argv[i], ':') && nr_announced < unqualified / 2)
 				announced[nr_announced++] = argv[i];
+		if (!announced || kernel_expect_symbols(kernel, announced, nr_announced)) {
+			free(announced);
+			goto out;
 		}
-		if (!strcmp(argv[arg + 1], "lazy-symbol"))
-			symbols_look_up_by_name_only(sym, opening, nr_opening);
-		if (symbols_kallsyms(sym, &ks))
-			goto out;
-		if (!strcmp(argv[arg + 1], "lazy-symbol") && kallsyms_expect_kernel_names(ks, announced, nr_announced))
-			goto out;
+		free(announced);
 		for (int i = arg + 2; i < argc; i++) {
 			const char *colon = strchr(argv[i], ':');
 			char module[64] = "";
 			uint64_t addr;
 
-			/* Module symbols only when asked for: they need BTF. */
 			if (colon && (size_t)(colon - argv[i]) < sizeof(module)) {
 				memcpy(module, argv[i], (size_t)(colon - argv[i]));
 				module[colon - argv[i]] = '\0';
-				symbols_module_kallsyms(sym, &ks);
 			}
-			if (kallsyms_lookup_module_name(ks, colon ? module : NULL,
-							colon ? colon + 1 : argv[i], &addr))
+			if (!kernel_symbol_address(kernel, colon ? module : NULL, colon ? colon + 1 : argv[i], &addr))
 				printf("%s 0x%" PRIx64 "\n", argv[i], addr);
 			else
 				printf("%s missing\n", argv[i]);
@@ -327,16 +316,16 @@ int main(int argc, char **argv)
 		rc = 0;
 	} else if (!strcmp(argv[arg + 1], "vmcoreinfo")) {
 		for (int i = arg + 2; i < argc; i++)
-			print_vmcoreinfo(vi, argv[i]);
+			print_vmcoreinfo(kernel, argv[i]);
 		rc = 0;
 	} else if (!strcmp(argv[arg + 1], "scan") && argc - arg == 3) {
-		rc = cmd_scan(in, mem, vi, atoi(argv[arg + 2]));
+		rc = cmd_scan(in, mem, kernel, atoi(argv[arg + 2]));
 	} else {
 		fprintf(stderr, "dumpread: unknown command %s\n", argv[arg + 1]);
 		rc = 2;
 	}
 out:
-	symbols_free(sym);
+	kernel_free(kernel);
 	memory_close(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);

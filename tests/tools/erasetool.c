@@ -23,7 +23,7 @@
 #include "extension/host.h"
 #include "input/dump_input.h"
 #include "input/vmcoreinfo.h"
-#include "kernel/symbols.h"
+#include "kernel/kernel.h"
 #include "memory/reader.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
@@ -37,7 +37,7 @@ struct tool {
 	struct dump_input *in;
 	struct vmcoreinfo *vi;
 	struct memory *mem;
-	struct symbols *sym;
+	struct kernel *kernel;
 	struct page_scan *scan;
 	struct erase_config *config;
 	struct erase_set erase;
@@ -109,20 +109,20 @@ static int prepare(struct tool *t, const char *vmcore)
 	if (!err)
 		err = memory_open(t->in, &arch_x86_64, t->vi, &t->mem);
 	if (!err)
-		err = symbols_new(t->mem, t->vi, &t->sym);
+		err = kernel_new(t->mem, t->vi, &t->kernel);
 	if (!err)
-		err = page_scan_init(t->in, t->mem, t->vi, t->dump_level, &t->scan);
+		err = page_scan_init(t->in, t->mem, t->kernel, t->dump_level, &t->scan);
 	if (err)
 		return err;
 	/* The config's erasures first: the eraseinfo lists them before the extensions'. */
 	erase_set_init(&t->erase, t->in->page_size, page_scan_max_pfn(t->scan));
 	if (t->config)
-		err = erase_config_resolve(t->config, t->mem, t->sym, &t->erase);
+		err = erase_config_resolve(t->config, t->mem, t->kernel, &t->erase);
 	if (err)
 		return err;
 	env = (struct extension_env){
 		.mem = t->mem,
-		.symbols = t->sym,
+		.kernel = t->kernel,
 		.mem_map = page_scan_mem_map(t->scan),
 		.page_size = t->in->page_size,
 		.max_pfn = page_scan_max_pfn(t->scan),
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 	pfn_ranges_free(&t.keep);
 	pfn_ranges_free(&t.discard);
 	page_scan_free(t.scan);
-	symbols_free(t.sym);
+	kernel_free(t.kernel);
 	memory_close(t.mem);
 	vmcoreinfo_free(t.vi);
 	input_close(t.in);

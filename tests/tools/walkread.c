@@ -36,7 +36,8 @@
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
 #include "kernel/mem_map.h"
-#include "kernel/symbols.h"
+#include "kernel/kernel.h"
+#include "kernel/modules.h"
 #include "kernel/walkers.h"
 #include "memory/reader.h"
 #include "util/message.h"
@@ -75,7 +76,7 @@ static int offset_of(struct walk_ctx *w, const char *scope, const char *path, ui
 {
 	struct btf_info_result r;
 	struct btf_info *bi;
-	int err = symbols_btf(w->symbols, &bi);
+	int err = kernel_btf(w->kernel, &bi);
 
 	if (!err)
 		err = btf_info_lookup(bi, scope, path, &r);
@@ -274,9 +275,9 @@ static int cmd_pagecache(struct walk_ctx *w, const char *fstype, const char *siz
 	    offset_of(w, "vmlinux", "inode.i_size", &s.i_size) ||
 	    offset_of(w, "vmlinux", "inode.i_mapping", &s.i_mapping) ||
 	    offset_of(w, "vmlinux", "address_space.nrpages", &s.nrpages) ||
-	    symbols_kallsyms(w->symbols, &ks))
+	    kernel_kallsyms(w->kernel, &ks))
 		return 1;
-	if (!kallsyms_lookup_module_name(ks, "vmlinux", "super_blocks", &super_blocks)) {
+	if (kernel_symbol_address(w->kernel, "vmlinux", "super_blocks", &super_blocks)) {
 		fprintf(stderr, "walkread: no super_blocks in kallsyms\n");
 		return 1;
 	}
@@ -338,16 +339,16 @@ static int print_minor(uint64_t id, uint64_t entry, void *arg)
 static int cmd_drm_minors(struct walk_ctx *w)
 {
 	struct minor_list ml = { .w = w };
-	struct kallsyms *ks;
+	struct modules *mods;
 	uint64_t addr;
 
 	if (offset_of(w, "drm", "drm_minor.index", &ml.index) ||
 	    offset_of(w, "drm", "drm_minor.type", &ml.type) ||
-	    symbols_module_kallsyms(w->symbols, &ks))
+	    kernel_modules(w->kernel, &mods) || !mods)
 		return 1;
-	if (kallsyms_lookup_module_name(ks, "drm", "drm_minors_idr", &addr))
+	if (!kernel_symbol_address(w->kernel, "drm", "drm_minors_idr", &addr))
 		return walk_idr(w, addr, print_minor, &ml) < 0;
-	if (kallsyms_lookup_module_name(ks, "drm", "drm_minors_xa", &addr))
+	if (!kernel_symbol_address(w->kernel, "drm", "drm_minors_xa", &addr))
 		return walk_xarray(w, addr, print_minor, &ml) < 0;
 	fprintf(stderr, "walkread: drm has neither drm_minors_idr nor drm_minors_xa\n");
 	return 1;
@@ -429,7 +430,7 @@ int main(int argc, char **argv)
 	struct dump_input *in = NULL;
 	struct vmcoreinfo *vi = NULL;
 	struct memory *mem = NULL;
-	struct symbols *sym = NULL;
+	struct kernel *kernel = NULL;
 	struct mem_map *map = NULL;
 	int rc = 1;
 
@@ -441,11 +442,11 @@ int main(int argc, char **argv)
 	}
 	if (input_open(argv[1], &in) ||
 	    vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, argv[1], &vi) ||
-	    memory_open(in, &arch_x86_64, vi, &mem) || symbols_new(mem, vi, &sym) ||
-	    mem_map_open(mem, vi, in->page_size, in->max_pfn, &map))
+	    memory_open(in, &arch_x86_64, vi, &mem) || kernel_new(mem, vi, &kernel) ||
+	    mem_map_open(mem, kernel, in->page_size, in->max_pfn, &map))
 		goto out;
 	{
-		struct walk_ctx w = { .mem = mem, .symbols = sym, .mem_map = map };
+		struct walk_ctx w = { .mem = mem, .kernel = kernel, .mem_map = map };
 
 		rc = run(&w, argc - 2, argv + 2);
 	}
@@ -453,7 +454,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "walkread: bad usage of %s\n", argv[2]);
 out:
 	mem_map_free(map);
-	symbols_free(sym);
+	kernel_free(kernel);
 	memory_close(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);

@@ -6,13 +6,13 @@
 #  - 6.1 dumps: our -l file is upstream's byte for byte, also when we read
 #    QEMU's own layout that upstream cannot (it read the relayouted copy);
 #  - 7.2: upstream predates the kernel; the pfn sets and report counts
-#    agree but for compound tail pages 1.7.2 misjudges (tests/levelcheck.py),
+#    agree but for compound tail pages 1.7.2 misjudges (tests/py/levelcheck.py),
 #    and every page we keep equals the input's (libkdumpfile and dumpread);
 #  - both: the report's counts equal upstream's, and labprobe's 2048
 #    anonymous pages survive -d 1, 2, 4 and none survives -d 8 or 31.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
-CHECK="$PYTHON $PROJECT/tests/levelcheck.py"
+CHECK="$PYTHON $PROJECT/tests/py/levelcheck.py"
 
 
 for input in 6.1-kdump:6.1-kdump 6.1-qemu.relayout:6.1-qemu.relayout 6.1-qemu:6.1-qemu.relayout \
@@ -39,7 +39,7 @@ for input in 6.1-kdump:6.1-kdump 6.1-qemu.relayout:6.1-qemu.relayout 6.1-qemu:6.
 				--report "$WORK/$t.out" "$oracle.log" \
 				--tails "$TOOLS/dumpread" "$dump" "$VMCORES/$guest/vmcoreinfo.txt"
 			case $level in 8 | 31)
-				check "$t-pages" $PYTHON "$PROJECT/tests/writercheck.py" pages \
+				check "$t-pages" $PYTHON "$PROJECT/tests/py/writercheck.py" pages \
 					"$TOOLS/dumpread" "$WORK/out.kdump" "$dump" ;;
 			esac
 		else

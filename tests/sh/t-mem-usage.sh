@@ -7,14 +7,14 @@
 #    (skipped where unshare cannot do that); upstream counts the kernel
 #    image twice (see memusagecheck.py);
 #  - on the relayouted QEMU dump, against upstream's report at -d 31;
-#  - on a kcore look-alike of a generated dump (tests/mkkcore.py), which the
+#  - on a kcore look-alike of a generated dump (tests/py/mkkcore.py), which the
 #    ELF reader refuses: the table of the dump itself;
 #  - on this machine's /proc/kcore, where it can be read;
 #  - no file written, and no "Completed" line, as upstream.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 UPSTREAM=$(command -v makedumpfile || true)
-CHECK="$PYTHON $PROJECT/tests/memusagecheck.py"
+CHECK="$PYTHON $PROJECT/tests/py/memusagecheck.py"
 
 dump=$(fixture 6.1-kdump.elf)
 if [ -z "$dump" ]; then
@@ -50,7 +50,7 @@ GEN=$TOOLS/mkvmcore
 if [ ! -x "$GEN" ]; then
 	skip mem-usage-kcore-file "no $GEN"
 elif "$GEN" --sparse --layout kexec "$WORK/gen.elf" >/dev/null 2>&1 &&
-	$PYTHON "$PROJECT/tests/mkkcore.py" "$WORK/gen.elf" "$WORK/gen.kcore"; then
+	$PYTHON "$PROJECT/tests/py/mkkcore.py" "$WORK/gen.elf" "$WORK/gen.kcore"; then
 	"$MDF" --mem-usage "$WORK/gen.elf" >"$WORK/gen.out" 2>&1
 	if "$MDF" --mem-usage "$WORK/gen.kcore" >"$WORK/kcore.out" 2>&1; then
 		check mem-usage-kcore-file cmp "$WORK/kcore.out" "$WORK/gen.out"

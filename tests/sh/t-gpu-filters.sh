@@ -23,12 +23,12 @@
 #   tree): each ends one walk with a message, the rest is still found;
 #   rounds of random garbage over the objects walked: every extension
 #   finishes without crashing.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 EXT=$(dirname "$TOOLS")/extensions
 GEN=$TOOLS/mkvmcore
 WALK=$TOOLS/walkread
-CHECK="$PYTHON $PROJECT/tests/gpucheck.py $TOOLS/dumpread"
+CHECK="$PYTHON $PROJECT/tests/py/gpucheck.py $TOOLS/dumpread"
 
 # has NAME FILE PATTERN: pass when FILE has a line matching the ERE.
 has() {
@@ -137,7 +137,7 @@ if dump=$(fixture 7.2-qemu.elf); then
 	paddr=$("$TOOLS/dumpread" "$dump" vtop "$("$TOOLS/dumpread" "$dump" symbol crashing_cpu | awk '{ print $2 }')" |
 		awk '{ print $2 }')
 	if cp --sparse=always "$dump" "$copy" && chmod 600 "$copy" &&
-		$PYTHON "$PROJECT/tests/patchphys.py" "$copy" "$paddr:01000000" >/dev/null &&
+		$PYTHON "$PROJECT/tests/py/patchphys.py" "$copy" "$paddr:01000000" >/dev/null &&
 		mdf stack-crashing-cpu-7.2-qemu -d 31 --extension-dir "$stk" "$copy" "$WORK/crashed.kdump"; then
 		has gpu-stack-crashing-cpu-7.2-qemu "$WORK/stack-crashing-cpu-7.2-qemu.out" \
 			'^user_stack_keep: the crashing task on CPU 1, swapper/1 \(pid 0\), is a kernel thread'
@@ -161,7 +161,7 @@ fi
 "$MDF" --dump-kallsyms "$g.elf" "$g.ksyms.out" 2>"$g.err" && cmp -s "$g.ksyms.out" "$g.ksyms" &&
 	grep -q $'amdgpu_gem_vm_ops\t\\[amdgpu\\]$' "$g.ksyms" &&
 	pass gen-amdgpu-kallsyms || fail gen-amdgpu-kallsyms "$(head -c 300 "$g.err"; diff "$g.ksyms.out" "$g.ksyms" | head -n 3)"
-check gen-amdgpu-scan-d31 $PYTHON "$PROJECT/tests/gencheck.py" "$TOOLS/dumpread" "$g.elf" "$g.facts" scan 31
+check gen-amdgpu-scan-d31 $PYTHON "$PROJECT/tests/py/gencheck.py" "$TOOLS/dumpread" "$g.elf" "$g.facts" scan 31
 if command -v makedumpfile >/dev/null; then
 	check gen-amdgpu-faithful-to-upstream $PYTHON "$PROJECT/tests/gen/check-upstream.py" --mkvmcore "$GEN" \
 		--levels 1,31 -- --amdgpu
@@ -222,8 +222,8 @@ page_offset=$(sed -n 's/^page_offset_base=//p' "$g.facts")
 le64() { printf '%016x' "$1" | sed -E 's/(..)(..)(..)(..)(..)(..)(..)(..)/\8\7\6\5\4\3\2\1/'; }
 offset() { "$MDF" --dump-type "$1" "$g.elf" | sed -E 's/.* offset=([0-9]+) .*/\1/'; }
 # patch VADDR VALUE: a u64 of the direct map; prints how to undo it.
-patch() { $PYTHON "$PROJECT/tests/patchphys.py" "$copy" "$(($1 - page_offset)):$(le64 "$2")"; }
-unpatch() { $PYTHON "$PROJECT/tests/patchphys.py" "$copy" $1 >/dev/null; }
+patch() { $PYTHON "$PROJECT/tests/py/patchphys.py" "$copy" "$(($1 - page_offset)):$(le64 "$2")"; }
+unpatch() { $PYTHON "$PROJECT/tests/py/patchphys.py" "$copy" $1 >/dev/null; }
 bo_field() { awk -v b="$1" -v k="$2" '$1 == "gpu_bo" && $3 == b { for (i = 5; i <= NF; i++) if (index($i, k "=") == 1) print substr($i, length(k) + 2) }' "$g.facts"; }
 without() { grep -vxF -f <(awk -v bos=" $* " '$1 == "gpu_page" && index(bos, " " $3 " ") { print $4 }' "$g.facts") "$g.amdgpu"; }
 # damage NAME EXPECTED-PFNS MESSAGE-ERE: amdgpu_filter on the copy as patched.
@@ -277,7 +277,7 @@ for _ in range(96):
     print('%d:%s' % (addr - base, value.to_bytes(8, 'little').hex()))
 EOF
 )
-	undo=$($PYTHON "$PROJECT/tests/patchphys.py" "$copy" $patches)
+	undo=$($PYTHON "$PROJECT/tests/py/patchphys.py" "$copy" $patches)
 	if ! timeout 120 "$MDF" -f -l -d 31 --message-level 31 --extension-timeout 30 --extension-dir "$all" \
 		--extension-arg user_stack_keep:comm=glxgears "$copy" "$g.d.kdump" >"$WORK/garbage-$round.out" 2>&1 ||
 		grep -q 'failed: \(crashed\|did not finish\)' "$WORK/garbage-$round.out"; then

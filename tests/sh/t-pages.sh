@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Pages read through our input code equal python3-libkdumpfile's reads:
 # every marker page, random pages, and pages outside the dump's ranges.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 check_pages() {
 	local name=$1 dump=$2 markers=$3
-	if $PYTHON "$PROJECT/tests/pagecheck.py" "$TOOLS/dumpread" "$dump" --markers "$markers" \
+	if $PYTHON "$PROJECT/tests/py/pagecheck.py" "$TOOLS/dumpread" "$dump" --markers "$markers" \
 		--random 3000 --outside 50 >"$WORK/$name.log" 2>&1; then
 		pass "$name"
 	else

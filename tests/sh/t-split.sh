@@ -8,7 +8,7 @@
 #  - --reassemble, parts in any order: the one-file dump byte for byte;
 #    upstream's --reassemble of our parts and ours of upstream's too;
 #  - missing and foreign parts, and the options upstream refuses.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 UPSTREAM=$(command -v makedumpfile || true)
 elf=$(fixture 6.1-kdump.elf) || { skip split "no $VMCORES/6.1-kdump"; exit 0; }
@@ -36,7 +36,7 @@ for blocks in default:1048576 4m:4096; do
 		done
 	fi
 	for i in 1 2 3; do
-		check "$t-part$i-reads" $PYTHON "$PROJECT/tests/kdumpcheck.py" "$TOOLS/dumpread" \
+		check "$t-part$i-reads" $PYTHON "$PROJECT/tests/py/kdumpcheck.py" "$TOOLS/dumpread" \
 			"$WORK/p$i" --random 100
 	done
 	check "$t-reassembled" bash -c '"$0" -f --reassemble "$3" "$1" "$2" "$4" --message-level 0 &&

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Kernel virtual addresses translate to the physical addresses that
 # VMCOREINFO and kexec's program headers imply.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 	if dump=$(fixture "$guest.elf"); then
 		# The shared guests have 512 or 768 MiB of RAM: below 1 GiB.
-		if $PYTHON "$PROJECT/tests/vtopcheck.py" "$TOOLS/dumpread" "$dump" \
+		if $PYTHON "$PROJECT/tests/py/vtopcheck.py" "$TOOLS/dumpread" "$dump" \
 			"$VMCORES/$guest/vmcoreinfo.txt" --ram-below-1g >"$WORK/$guest.log" 2>&1; then
 			pass "vtop-$guest"
 		else

@@ -12,7 +12,7 @@
 #     other byte unchanged, and the eraseinfo lists what was erased; upstream
 #     makedumpfile, filtering our dump again, carries our eraseinfo over;
 #   - keyring, dir_names and socket_buffers run on each dump without error.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 ET=$TOOLS/erasetool
 DR=$TOOLS/dumpread
@@ -149,7 +149,7 @@ for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 	else
 		fail "$t-eraseinfo" "$(cat "$WORK/$t.eraseinfo") (want $(cat "$WORK/$t.want"))"
 	fi
-	check "$t-other-bytes-unchanged" $PYTHON "$PROJECT/tests/erasecheck.py" "$DR" \
+	check "$t-other-bytes-unchanged" $PYTHON "$PROJECT/tests/py/erasecheck.py" "$DR" \
 		"$WORK/base.kdump" "$WORK/erased.kdump" "$WORK/$t.plan"
 	# Upstream reads our eraseinfo where it expects it, and carries it into its own output.
 	if command -v makedumpfile >/dev/null && [ "$guest" = 6.1-qemu ]; then
@@ -176,7 +176,7 @@ for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 		else
 			fail "$t-jobs-run" "$(cat "$WORK/$t-jobs.out" | head -n 5)"
 		fi
-		check "$t-jobs-other-bytes-unchanged" $PYTHON "$PROJECT/tests/erasecheck.py" "$DR" \
+		check "$t-jobs-other-bytes-unchanged" $PYTHON "$PROJECT/tests/py/erasecheck.py" "$DR" \
 			"$WORK/base.kdump" "$WORK/jobs.kdump" "$WORK/$t-jobs.plan"
 	else
 		fail "$t-jobs-run" "$(tail -n 3 "$WORK/$t-jobs.log" "$WORK/$t-jobs.out")"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The kdump-compressed reader and -R, against upstream makedumpfile 1.7.2
 # (its -R output and the dumps it writes) and python3-libkdumpfile.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 UPSTREAM=$(command -v makedumpfile || true)
 flat=$VMCORES/6.1-qemu/vmcore.qemu-kdump-zlib.flat
@@ -29,9 +29,9 @@ else
 	expect_failure kdump-reassemble-truncated "flattened|truncated|ends" \
 		"$MDF" -R "$WORK/cut.kdump" <"$WORK/cut.flat"
 	[ -e "$WORK/cut.kdump" ] && fail kdump-reassemble-truncated-no-output "left cut.kdump behind"
-	check kdump-qemu-zlib-pages $PYTHON "$PROJECT/tests/kdumpcheck.py" "$TOOLS/dumpread" \
+	check kdump-qemu-zlib-pages $PYTHON "$PROJECT/tests/py/kdumpcheck.py" "$TOOLS/dumpread" \
 		"$WORK/qemu.kdump" "$VMCORES/6.1-qemu/marker-pfns.txt"
-	check kdump-qemu-damaged $PYTHON "$PROJECT/tests/kdumpdamage.py" "$TOOLS/dumpread" \
+	check kdump-qemu-damaged $PYTHON "$PROJECT/tests/py/kdumpdamage.py" "$TOOLS/dumpread" \
 		"$WORK/qemu.kdump" "$WORK/damage"
 	rm -rf "$WORK/qemu.kdump" "$WORK/damage" "$WORK/cut.flat"
 fi
@@ -46,12 +46,12 @@ for kind in "lzo -l -d 31" "zlib -c -d 31" "raw -d 1"; do
 	name=$1
 	shift
 	if "$UPSTREAM" -f "$@" "$elf" "$WORK/$name.kdump" >/dev/null 2>&1; then
-		check "kdump-upstream-$name-pages" $PYTHON "$PROJECT/tests/kdumpcheck.py" \
+		check "kdump-upstream-$name-pages" $PYTHON "$PROJECT/tests/py/kdumpcheck.py" \
 			"$TOOLS/dumpread" "$WORK/$name.kdump" "$VMCORES/6.1-kdump/marker-pfns.txt"
 	else
 		fail "kdump-upstream-$name-pages" "upstream makedumpfile $* failed"
 	fi
 done
-check kdump-lzo-damaged $PYTHON "$PROJECT/tests/kdumpdamage.py" "$TOOLS/dumpread" \
+check kdump-lzo-damaged $PYTHON "$PROJECT/tests/py/kdumpdamage.py" "$TOOLS/dumpread" \
 	"$WORK/lzo.kdump" "$WORK/damage"
 rm -rf "$WORK"/*.kdump "$WORK/damage"

@@ -7,9 +7,9 @@
 #    layout gives what its relayouted copy gives;
 #  - a generated dump: the generator's facts;
 #  - the record buffer of kernels 3.5 to 5.9 and the text buffer before
-#    3.5, made from a generated dump (tests/mklogbuf.py): the expected
+#    3.5, made from a generated dump (tests/py/mklogbuf.py): the expected
 #    lines, and upstream's output for the record buffer.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 UPSTREAM=$(command -v makedumpfile || true)
 
@@ -24,7 +24,7 @@ dmesg() {
 for guest in 6.1-kdump 6.1-qemu 7.2-qemu; do
 	dump=$(fixture "$guest.elf") || { skip "dmesg-$guest" "no $VMCORES/$guest"; continue; }
 	dmesg "$guest" "$dump" || continue
-	check "dmesg-$guest-guest-lines" $PYTHON "$PROJECT/tests/dmesgcheck.py" "$WORK/$guest.log" \
+	check "dmesg-$guest-guest-lines" $PYTHON "$PROJECT/tests/py/dmesgcheck.py" "$WORK/$guest.log" \
 		"$VMCORES/$guest/guest/dmesg.txt"
 	check "dmesg-$guest-saved-message" grep -q "^The dmesg log is saved to $WORK/$guest.log\.$" \
 		"$WORK/$guest.out"
@@ -64,7 +64,7 @@ vaddr=$("$TOOLS/dumpread" "$WORK/gen.elf" symbol __log_buf | awk '{ print $2 }')
 paddr=$("$TOOLS/dumpread" "$WORK/gen.elf" vtop "$vaddr" | awk '{ print $2 }')
 for mode in records text; do
 	cp --sparse=always "$WORK/gen.elf" "$WORK/$mode.elf"
-	if ! $PYTHON "$PROJECT/tests/mklogbuf.py" "$WORK/$mode.elf" "$vaddr" "$paddr" "$mode" \
+	if ! $PYTHON "$PROJECT/tests/py/mklogbuf.py" "$WORK/$mode.elf" "$vaddr" "$paddr" "$mode" \
 		"$WORK/$mode" >"$WORK/$mode.mk" 2>&1; then
 		fail "dmesg-log-buf-$mode" "mklogbuf.py: $(tail -n 2 "$WORK/$mode.mk")"
 		continue

@@ -20,7 +20,7 @@ PUBLIC = {"makedumpfile-extension.h"}
 
 def main(layers):
     rank = {layer: i for i, layer in enumerate(layers)}
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     wrong = []
     for layer in layers:
         folder = os.path.join(root, layer)

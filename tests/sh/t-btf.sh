@@ -6,7 +6,7 @@
 # clearly.  Then VMCOREINFO is stripped of every line the dump's BTF and
 # kallsyms can stand in for: they must give the same values, and the page
 # classification must not change.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 DUMPREAD=$TOOLS/dumpread
 

@@ -11,10 +11,10 @@
 #    past max_mapnr (see elfcheck.py); QEMU's own layout gives the same file;
 #  - a pfn an extension keeps stays, zero page or not;
 #  - -E refused for a kdump-compressed input and with -c, as upstream.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 UPSTREAM=$(command -v makedumpfile || true)
-CHECK="$PYTHON $PROJECT/tests/elfcheck.py"
+CHECK="$PYTHON $PROJECT/tests/py/elfcheck.py"
 
 # in_report LOG: the report lines upstream and we share for an ELF file:
 # the pages segments leave out, and the bytes written.  (Upstream counts

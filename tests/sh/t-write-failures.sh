@@ -16,11 +16,11 @@
 #  - a split part that fails is kept incomplete, and --reassemble makes
 #    an incomplete dump of it;
 #  - a pipe without -F, and a reader of -F's stream that goes away.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 elf=$(fixture 6.1-kdump.elf) || { skip write-failures "no $VMCORES/6.1-kdump"; exit 0; }
 FAILIO=$TOOLS/failio.so
-CHECK="$PYTHON $PROJECT/tests/incompletecheck.py $TOOLS/dumpread"
+CHECK="$PYTHON $PROJECT/tests/py/incompletecheck.py $TOOLS/dumpread"
 # The preloaded library is not built with the sanitizers: let ASan start anyway.
 export ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0
 
@@ -64,7 +64,7 @@ if mount -t tmpfs -o size=3m tmpfs "$mnt" 2>/dev/null; then
 	expect_failure write-failures-elf-enospc "full.elf: cannot write .*No space left on device" \
 		"$MDF" -E -d 31 "$elf" "$mnt/full.elf"
 	mount -o remount,size=256m "$mnt"
-	check write-failures-elf-enospc-kept $PYTHON "$PROJECT/tests/elfcheck.py" incomplete "$mnt/full.elf"
+	check write-failures-elf-enospc-kept $PYTHON "$PROJECT/tests/py/elfcheck.py" incomplete "$mnt/full.elf"
 	check write-failures-elf-enospc-reads "$TOOLS/dumpread" "$mnt/full.elf" info
 	umount "$mnt"
 else

@@ -4,14 +4,14 @@
 # in all four address encodings, both ELF layouts, 4- and 5-level paging,
 # every page-table mapping size, marker pages, and page classification at
 # each dump level; then bad input made by damaging generated dumps.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 GEN=$TOOLS/mkvmcore
 if [ ! -x "$GEN" ]; then
 	skip gen "no $GEN"
 	exit 0
 fi
-CHECK="$PYTHON $PROJECT/tests/gencheck.py $TOOLS/dumpread"
+CHECK="$PYTHON $PROJECT/tests/py/gencheck.py $TOOLS/dumpread"
 
 # generate NAME ARGS...: a sparse dump with its facts and kallsyms.
 generate() {
@@ -96,14 +96,14 @@ if [ -s "$dump" ]; then
 	entry=$(printf '%016x' $((root | 0x63)) | sed 's/../& /g' | awk '{for (i = 8; i >= 1; i--) printf "%s", $i}')
 	sets=()
 	for i in $(seq 0 511); do sets+=(--phys "$((root + i * 8)):$entry"); done
-	$PYTHON "$PROJECT/tests/corrupt.py" "$dump" "$WORK/loop.elf" "${sets[@]}"
+	$PYTHON "$PROJECT/tests/py/corrupt.py" "$dump" "$WORK/loop.elf" "${sets[@]}"
 	expect_failure bad-page-table-loop "cannot read kallsyms|corrupt kallsyms|kallsyms address encoding" \
 		"$MDF" --dump-kallsyms "$WORK/loop.elf" "$WORK/loop.out"
 	[ -e "$WORK/loop.out" ] && fail bad-page-table-loop-no-output "left loop.out behind"
 	index=$(grep ' kallsyms_token_index$' "$WORK/gen-default.ksyms" | cut -d' ' -f1)
 	text=$(sed -n 's/^text_vaddr=//p' "$WORK/gen-default.facts")
 	phys=$(sed -n 's/^kernel_phys=//p' "$WORK/gen-default.facts")
-	$PYTHON "$PROJECT/tests/corrupt.py" "$dump" "$WORK/tokens.elf" \
+	$PYTHON "$PROJECT/tests/py/corrupt.py" "$dump" "$WORK/tokens.elf" \
 		--phys "$((0x$index - text + phys)):$(printf 'ff7f%.0s' $(seq 1 256))"
 	expect_failure bad-kallsyms-token-index-garbage "cannot read kallsyms_token_table \(0x8000 bytes|kallsyms_token_table at 0x[0-9a-f]+: token [0-9]+ .* not terminated" \
 		"$MDF" --dump-kallsyms "$WORK/tokens.elf" "$WORK/tokens.out"

@@ -3,7 +3,7 @@
 # --dump-kallsyms on every shared dump, in every form we read, must equal
 # the guest's own /proc/kallsyms: its kernel lines (kallsyms-*) and its
 # "[module]" lines (modsyms-*: names, addresses, type letters, modules, order).
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 check_kallsyms() {
 	local name=$1 dump=$2 guest=$3
@@ -85,18 +85,18 @@ if dump=$(fixture 6.1-kdump.elf); then
 	rm -f "$WORK"/*.out "$WORK/exists"
 fi
 
-# A table opened for lookups by name only (what an extension's child uses)
-# finds what the guest's /proc/kallsyms says: kernel and module symbols,
+# Lookups by name (what extensions and the VMCOREINFO fallback ask) find
+# what the guest's /proc/kallsyms says: kernel and module symbols,
 # duplicated names, names nowhere.
 for guest in 6.1-kdump 6.1-qemu 7.2-qemu; do
 	if dump=$(fixture "$guest.elf"); then
-		if out=$(/usr/bin/python3 "$PROJECT/tests/lazysymcheck.py" "$TOOLS/dumpread" "$dump" \
+		if out=$(/usr/bin/python3 "$PROJECT/tests/py/symlookupcheck.py" "$TOOLS/dumpread" "$dump" \
 			"$VMCORES/$guest/guest/kallsyms.txt" 2>&1); then
-			pass "kallsyms-$guest-lookups-by-name-only"
+			pass "kallsyms-$guest-lookups-by-name"
 		else
-			fail "kallsyms-$guest-lookups-by-name-only" "$(echo "$out" | head -n 6)"
+			fail "kallsyms-$guest-lookups-by-name" "$(echo "$out" | head -n 6)"
 		fi
 	else
-		skip "kallsyms-$guest-lookups-by-name-only" "no $VMCORES/$guest/vmcore.elf.zst"
+		skip "kallsyms-$guest-lookups-by-name" "no $VMCORES/$guest/vmcore.elf.zst"
 	fi
 done

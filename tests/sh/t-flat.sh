@@ -7,7 +7,7 @@
 # ours takes upstream's.  On a generated dump in kexec's layout, which
 # upstream reads: the format is the same for any dump, and a small one
 # keeps the test quick.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 UPSTREAM=$(command -v makedumpfile || true)
 GEN=$TOOLS/mkvmcore

@@ -15,8 +15,8 @@
 # order, a dead node, a self-looping list, a wild pointer, an xarray node
 # in its own slot): each walk ends with one message and exit status 1;
 # and bigger maple trees and xarrays than the guests had, laid out by
-# tests/walkersynth.py in the copy, walk to exactly their entries.
-. "$PROJECT/tests/lib.sh"
+# tests/py/walkersynth.py in the copy, walk to exactly their entries.
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 WALK=$TOOLS/walkread
 if [ ! -x "$WALK" ]; then
@@ -182,9 +182,9 @@ le64() { printf '%016x' "$1" | sed -E 's/(..)(..)(..)(..)(..)(..)(..)(..)/\8\7\6
 patch() {
 	local paddr
 	paddr=$("$TOOLS/dumpread" "$dump" vtop "$1" | awk '{ print $2 }')
-	$PYTHON "$PROJECT/tests/patchphys.py" "$copy" "$paddr:$2"
+	$PYTHON "$PROJECT/tests/py/patchphys.py" "$copy" "$paddr:$2"
 }
-unpatch() { $PYTHON "$PROJECT/tests/patchphys.py" "$copy" $1 >/dev/null; }
+unpatch() { $PYTHON "$PROJECT/tests/py/patchphys.py" "$copy" $1 >/dev/null; }
 
 task=$(awk -v p="$pid" '$1 == p && $3 == "labprobe" { print $5 }' "$WORK/$guest/tasks")
 mm=$(awk -v p="$pid" '$1 == p && $3 == "labprobe" { print $4 }' "$WORK/$guest/tasks")
@@ -277,7 +277,7 @@ fi
 # the copy (user data: nothing else reads them) with every node shape.
 scratch=$(awk '$1 == "anon" { print $3 }' "$VMCORES/$guest/guest/labprobe-pfns.txt" | head -n 16)
 for kind in maple-arange maple-range xarray; do
-	if ! $PYTHON "$PROJECT/tests/walkersynth.py" "$MDF" "$TOOLS/dumpread" "$dump" "$copy" "$kind" \
+	if ! $PYTHON "$PROJECT/tests/py/walkersynth.py" "$MDF" "$TOOLS/dumpread" "$dump" "$copy" "$kind" \
 		$scratch >"$WORK/synth-$kind" 2>"$WORK/err"; then
 		fail "walkers-synthetic-$kind" "walkersynth.py failed: $(head -c 400 "$WORK/err")"
 	elif ! timeout 60 "$WALK" "$copy" "${kind%-*}" "$(head -n 1 "$WORK/synth-$kind")" >"$WORK/out" 2>"$WORK/err"; then

@@ -5,7 +5,7 @@
 # eppic_scripts/ and their README, the man pages (which man -l shows) and
 # the sample filter config; a third-party extension, one that erases too,
 # builds against the installed header with pkg-config alone; make uninstall.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 root=$WORK/root
 rm -rf "$root"

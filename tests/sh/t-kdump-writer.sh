@@ -9,10 +9,10 @@
 #    page reads back equal to the ELF's through python3-libkdumpfile and our
 #    own reader, and upstream re-filters it (-d 31) into its own -d 31 file;
 #  (write failures are t-write-failures.sh's).
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 UPSTREAM=$(command -v makedumpfile || true)
-CHECK="$PYTHON $PROJECT/tests/writercheck.py"
+CHECK="$PYTHON $PROJECT/tests/py/writercheck.py"
 
 
 # write NAME ARGS...: runs makedumpfile -f ARGS; its stdout and stderr go

@@ -1,9 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""lazysymcheck.py DUMPREAD DUMP GUEST_KALLSYMS: lookups by name through a
-table opened for them only (dumpread lazy-symbol, which has some kernel
-names expected at opening, some announced before they are asked, the rest
-asked one by one), checked against the guest's own /proc/kallsyms.
+"""symlookupcheck.py DUMPREAD DUMP GUEST_KALLSYMS: lookups by name (dumpread
+symbol, which announces some kernel names before they are asked and asks
+the rest one by one), checked against the guest's own /proc/kallsyms.
 
 Asks a seeded sample of the guest's symbols: kernel names, module names
 qualified by their module and unqualified, every name the kernel has
@@ -56,7 +55,7 @@ def main():
         queries[n] = None
     # a qualified name first: dumpread reads the modules once one is asked
     names = sorted(queries, key=lambda n: (':' not in n, n))
-    out = subprocess.run([dumpread, dump, 'lazy-symbol'] + names, capture_output=True, text=True)
+    out = subprocess.run([dumpread, dump, 'symbol'] + names, capture_output=True, text=True)
     if out.returncode:
         print('dumpread failed: %s' % out.stderr[-400:])
         return 1

@@ -4,7 +4,7 @@
 # stop at a cycle or a bad pointer with a message naming the module and the
 # address, a corrupt size is refused rather than allocated, and what could
 # be read is still listed.  One copy is damaged and repaired case by case.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 dump=$(fixture 6.1-kdump.elf) || {
 	skip btf-damage "no $VMCORES/6.1-kdump/vmcore.elf.zst"
@@ -26,9 +26,9 @@ read_str() { "$TOOLS/dumpread" "$dump" virt "$1" 56 | tr -d '\0'; }
 patch() {
 	local paddr
 	paddr=$("$TOOLS/dumpread" "$dump" vtop "$1" | awk '{ print $2 }')
-	$PYTHON "$PROJECT/tests/patchphys.py" "$copy" "$paddr:$2"
+	$PYTHON "$PROJECT/tests/py/patchphys.py" "$copy" "$paddr:$2"
 }
-unpatch() { $PYTHON "$PROJECT/tests/patchphys.py" "$copy" $1 >/dev/null; }
+unpatch() { $PYTHON "$PROJECT/tests/py/patchphys.py" "$copy" $1 >/dev/null; }
 le64() { printf '%016x' "$1" | sed -E 's/(..)(..)(..)(..)(..)(..)(..)(..)/\8\7\6\5\4\3\2\1/'; }
 
 # The modules list: its nodes (struct module.list) in order, and their names.

@@ -6,10 +6,10 @@
 # written with the posted series' names does the same; extensions that
 # crash, hang, fail or send garbage, and untrusted directories and files,
 # cost the dump nothing but their own ranges.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
 EXT=$TOOLS/extensions
-CHECK="$PYTHON $PROJECT/tests/extcheck.py $TOOLS/dumpread"
+CHECK="$PYTHON $PROJECT/tests/py/extcheck.py $TOOLS/dumpread"
 
 
 if [ ! -s "$EXT/labprobe_anon.so" ]; then

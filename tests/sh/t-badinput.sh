@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Bad input gets one precise message, exit status 1, no crash, no hang and
 # no output file.  Each case damages one thing of a real dump.
-. "$PROJECT/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh" || exit 2
 
-CORRUPT="$PYTHON $PROJECT/tests/corrupt.py"
+CORRUPT="$PYTHON $PROJECT/tests/py/corrupt.py"
 
 # expect_rejected NAME PATTERN ARGS...: --dump-kallsyms must fail and leave
 # no output file behind.

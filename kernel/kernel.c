@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The crashed kernel's facts in one lookup order, and the tables they
+ * come from, each loaded on first need.
+ *
+ * kallsyms are found through VMCOREINFO's own SYMBOL(kallsyms_*) lines,
+ * vmlinux's BTF through kallsyms (__start_BTF, __stop_BTF), module symbols
+ * through kallsyms ("modules") and struct module's layout in BTF: each
+ * step reads only the one below it, so nothing here is asked while it is
+ * being loaded.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/vmcoreinfo.h"
+#include "kernel/btf.h"
+#include "kernel/kallsyms.h"
+#include "kernel/kernel.h"
+#include "kernel/modules.h"
+#include "memory/reader.h"
+#include "util/message.h"
+#include "util/vec.h"
+
+/* A symbol asked before: (module, name), module NULL for "anywhere". */
+struct answer {
+	char *module;
+	char *name;
+	bool found;
+	uint64_t addr;
+};
+
+struct kernel {
+	struct memory *mem;
+	const struct vmcoreinfo *vi;
+	/* Once loading failed (and said why), it is not retried. */
+	struct kallsyms *kallsyms;
+	int kallsyms_err;
+	struct btf_info *btf;
+	int btf_err;
+	struct modules *modules;
+	int modules_err;
+	bool modules_tried;
+	/* Nothing for the VMCOREINFO fallback to answer from: said once. */
+	bool no_kallsyms;
+	bool no_btf;
+	struct answer *answers;
+	size_t nr_answers, cap_answers;
+};
+
+/* What this layer asks of kallsyms itself: found in the pass that opens them. */
+static const char *const own_symbols[] = { "__start_BTF", "__stop_BTF", "btf_modules", "modules",
+					   "init_task" };
+
+int kernel_new(struct memory *mem, const struct vmcoreinfo *vi, struct kernel **out)
+{
+	struct kernel *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	k->mem = mem;
+	k->vi = vi;
+	*out = k;
+	return 0;
+}
+
+void kernel_free(struct kernel *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->nr_answers; i++) {
+		free(k->answers[i].module);
+		free(k->answers[i].name);
+	}
+	free(k->answers);
+	modules_free(k->modules);
+	btf_info_free(k->btf);
+	kallsyms_free(k->kallsyms);
+	free(k);
+}
+
+const struct vmcoreinfo *kernel_vmcoreinfo(const struct kernel *k)
+{
+	return k->vi;
+}
+
+static struct answer *find_answer(struct kernel *k, const char *module, const char *name)
+{
+	for (size_t i = 0; i < k->nr_answers; i++) {
+		struct answer *a = &k->answers[i];
+
+		if (!strcmp(a->name, name) && !a->module == !module && (!module || !strcmp(a->module, module)))
+			return a;
+	}
+	return NULL;
+}
+
+static int keep_answer(struct kernel *k, const char *module, const char *name, bool found, uint64_t addr)
+{
+	struct answer a = { .found = found, .addr = found ? addr : 0 };
+
+	if (vec_reserve(k->answers, &k->cap_answers, k->nr_answers, 1))
+		return -ENOMEM;
+	a.module = module ? strdup(module) : NULL;
+	a.name = strdup(name);
+	if (!a.name || (module && !a.module)) {
+		free(a.module);
+		free(a.name);
+		return -ENOMEM;
+	}
+	k->answers[k->nr_answers++] = a;
+	return 0;
+}
+
+/* Finds the kernel symbols @names not answered yet, in one pass, and keeps the answers. */
+static int find_kernel_symbols(struct kernel *k, const char *const *names, size_t nr)
+{
+	const char **todo = calloc(nr + 1, sizeof(*todo));
+	int64_t *index = calloc(nr + 1, sizeof(*index));
+	size_t nr_todo = 0;
+	int err = todo && index ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < nr && !err; i++)
+		if (!find_answer(k, "vmlinux", names[i]))
+			todo[nr_todo++] = names[i];
+	if (!err && nr_todo)
+		err = kallsyms_find(k->kallsyms, todo, nr_todo, index);
+	for (size_t i = 0; i < nr_todo && !err; i++) {
+		uint64_t addr = 0;
+
+		if (index[i] >= 0)
+			err = kallsyms_address(k->kallsyms, (size_t)index[i], &addr);
+		if (!err)
+			err = keep_answer(k, "vmlinux", todo[i], index[i] >= 0, addr);
+	}
+	free(todo);
+	free(index);
+	return err;
+}
+
+int kernel_kallsyms(struct kernel *k, struct kallsyms **out)
+{
+	if (!k->kallsyms && !k->kallsyms_err) {
+		k->kallsyms_err = kallsyms_open(k->mem, k->vi, &k->kallsyms);
+		if (!k->kallsyms_err)
+			k->kallsyms_err = find_kernel_symbols(k, own_symbols,
+							      sizeof(own_symbols) / sizeof(own_symbols[0]));
+	}
+	*out = k->kallsyms;
+	return k->kallsyms_err;
+}
+
+int kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr)
+{
+	struct kallsyms *ks;
+	int err = kernel_kallsyms(k, &ks);
+
+	return err ? err : find_kernel_symbols(k, names, nr);
+}
+
+/* The kernel's own symbol @name, kept once found or known absent. */
+static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *addr)
+{
+	const struct answer *a = find_answer(k, "vmlinux", name);
+	struct kallsyms *ks;
+
+	if (!a && (kernel_kallsyms(k, &ks) || find_kernel_symbols(k, &name, 1) ||
+		   !(a = find_answer(k, "vmlinux", name))))
+		return false;
+	if (a->found)
+		*addr = a->addr;
+	return a->found;
+}
+
+int kernel_btf(struct kernel *k, struct btf_info **out)
+{
+	struct btf_location loc = { 0 };
+
+	if (!k->btf && !k->btf_err) {
+		struct kallsyms *ks;
+
+		k->btf_err = kernel_kallsyms(k, &ks);
+		if (!k->btf_err) {
+			loc.has_vmlinux = kernel_table_lookup(k, "__start_BTF", &loc.start) &&
+					  kernel_table_lookup(k, "__stop_BTF", &loc.stop);
+			loc.has_modules = kernel_table_lookup(k, "btf_modules", &loc.btf_modules);
+			k->btf_err = btf_info_new(k->mem, &loc, &k->btf);
+		}
+	}
+	*out = k->btf;
+	return k->btf_err;
+}
+
+void kernel_release_btf(struct kernel *k)
+{
+	btf_info_free(k->btf);
+	k->btf = NULL;
+	k->btf_err = 0;
+}
+
+int kernel_modules(struct kernel *k, struct modules **out)
+{
+	struct btf_info *btf;
+	uint64_t head;
+
+	if (!k->modules_tried) {
+		k->modules_tried = true;
+		k->modules_err = kernel_btf(k, &btf);
+		if (k->modules_err) {
+			/* kernel_btf said why */
+		} else if (!kernel_table_lookup(k, "modules", &head)) {
+			msg_debug("the kernel's kallsyms have no \"modules\" list: a kernel without modules");
+		} else if (!btf_info_present(btf)) {
+			msg_warn("the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): without struct module's layout, "
+				 "module symbols are not listed");
+			k->modules_err = -ENOENT;
+		} else {
+			k->modules_err = modules_open(k->mem, btf, head, &k->modules);
+		}
+	}
+	*out = k->modules;
+	return k->modules_err;
+}
+
+int kernel_symbol_address(struct kernel *k, const char *module, const char *name, uint64_t *addr)
+{
+	bool kernel = !module || !strcmp(module, "vmlinux"), found = false;
+	const struct answer *a;
+	struct modules *mods;
+
+	if (kernel && kernel_table_lookup(k, name, addr))
+		return 0;
+	if (module && kernel)
+		return -ENOENT;
+	a = find_answer(k, module, name);
+	if (a) {
+		if (a->found)
+			*addr = a->addr;
+		return a->found ? 0 : -ENOENT;
+	}
+	if (kernel_modules(k, &mods) || !mods)
+		return -ENOENT;
+	found = modules_lookup(mods, module, name, addr);
+	/* Not kept for want of memory, it is only looked for again. */
+	keep_answer(k, module, name, found, *addr);
+	return found ? 0 : -ENOENT;
+}
+
+/*
+ * Whether the fallback has anything to answer from.  A kernel built
+ * without kallsyms in VMCOREINFO or without BTF is no error here: the
+ * lookup that needed the line says what is missing.
+ */
+static bool fallback_usable(struct kernel *k, bool need_btf)
+{
+	struct kallsyms *ks;
+	struct btf_info *btf;
+
+	if (k->no_kallsyms || (need_btf && k->no_btf))
+		return false;
+	if (!k->kallsyms && !kallsyms_in_vmcoreinfo(k->vi)) {
+		msg_debug("VMCOREINFO does not locate kallsyms: "
+			  "its missing lines cannot come from kallsyms or BTF");
+		k->no_kallsyms = true;
+		return false;
+	}
+	if (kernel_kallsyms(k, &ks))
+		return false;
+	if (!need_btf)
+		return true;
+	if (kernel_btf(k, &btf))
+		return false;
+	if (!btf_info_present(btf)) {
+		msg_debug("the kernel has no BTF: VMCOREINFO's missing lines cannot come from it");
+		k->no_btf = true;
+		return false;
+	}
+	return true;
+}
+
+/* vmlinux's BTF answer for @path, or false; silent, as VMCOREINFO's users say what is missing. */
+static bool btf_answer(struct kernel *k, const char *path, struct btf_info_result *r)
+{
+	return fallback_usable(k, true) && !btf_info_lookup(k->btf, "vmlinux", path, r);
+}
+
+static bool fallback_symbol(struct kernel *k, const char *name, uint64_t *value)
+{
+	uint64_t addr;
+	int err;
+
+	if (!fallback_usable(k, false) || !kernel_table_lookup(k, name, &addr))
+		return false;
+	/*
+	 * SYMBOL(mem_section) is the value of the kernel's mem_section, not
+	 * its address: with SPARSEMEM_EXTREME (x86_64 always has it) a
+	 * pointer to the array of section roots.
+	 */
+	if (!strcmp(name, "mem_section")) {
+		err = mem_read_u64(k->mem, addr, value);
+		if (err) {
+			msg_debug("SYMBOL(mem_section): cannot read the pointer at 0x%" PRIx64
+				  " kallsyms gives: %s", addr, mdf_strerror(err));
+			return false;
+		}
+		msg_debug("SYMBOL(mem_section) from kallsyms, the pointer at 0x%" PRIx64 ": %" PRIx64, addr,
+			  *value);
+		return true;
+	}
+	*value = addr;
+	msg_debug("SYMBOL(%s) from kallsyms: %" PRIx64, name, *value);
+	return true;
+}
+
+static bool fallback_size(struct kernel *k, const char *type, int64_t *value)
+{
+	struct btf_info_result r;
+
+	if (!btf_answer(k, type, &r) || r.kind != BTF_INFO_TYPE)
+		return false;
+	*value = r.size;
+	msg_debug("SIZE(%s) from BTF: %" PRId64, type, *value);
+	return true;
+}
+
+/* offsetof() has no answer for a bitfield, nor does VMCOREINFO. */
+static bool fallback_offset(struct kernel *k, const char *type_member, int64_t *value)
+{
+	struct btf_info_result r;
+
+	if (!btf_answer(k, type_member, &r) || r.kind != BTF_INFO_MEMBER || r.bitfield_size)
+		return false;
+	*value = (int64_t)(r.bit_offset / 8);
+	msg_debug("OFFSET(%s) from BTF: %" PRId64, type_member, *value);
+	return true;
+}
+
+/* LENGTH(type.member) of an array member, LENGTH(name) of an array variable BTF knows. */
+static bool fallback_length(struct kernel *k, const char *name, int64_t *value)
+{
+	struct btf_info_result r;
+
+	if (!btf_answer(k, name, &r) || (r.kind != BTF_INFO_MEMBER && r.kind != BTF_INFO_VARIABLE) ||
+	    r.array_length < 0)
+		return false;
+	*value = r.array_length;
+	msg_debug("LENGTH(%s) from BTF: %" PRId64, name, *value);
+	return true;
+}
+
+/*
+ * NUMBER() lines that are expressions of an enum constant rather than the
+ * constant itself, as kernel/vmcore_info.c (crash_core.c before) writes
+ * them.  The PAGE_*_MAPCOUNT_VALUEs are enum constants only in kernels
+ * with enum pagetype's PGTY_* values; older kernels #define them, and BTF
+ * does not know them there.
+ */
+enum derivation {
+	BIT_MASK,     /* 1UL << constant */
+	PAGE_TYPE,    /* constant << 24, as an int */
+};
+
+static const struct {
+	const char *number;
+	const char *constant;     /* qualified by its enum */
+	enum derivation how;
+} derived_numbers[] = {
+	{ "PG_head_mask", "pageflags.PG_head", BIT_MASK },
+	{ "PAGE_BUDDY_MAPCOUNT_VALUE", "pagetype.PGTY_buddy", PAGE_TYPE },
+	{ "PAGE_OFFLINE_MAPCOUNT_VALUE", "pagetype.PGTY_offline", PAGE_TYPE },
+	{ "PAGE_SLAB_MAPCOUNT_VALUE", "pagetype.PGTY_slab", PAGE_TYPE },
+	{ "PAGE_HUGETLB_MAPCOUNT_VALUE", "pagetype.PGTY_hugetlb", PAGE_TYPE },
+	{ "PAGE_UNACCEPTED_MAPCOUNT_VALUE", "pagetype.PGTY_unaccepted", PAGE_TYPE },
+};
+
+static bool fallback_number(struct kernel *k, const char *name, int64_t *value)
+{
+	struct btf_info_result r;
+	char path[128];
+
+	for (size_t i = 0; i < sizeof(derived_numbers) / sizeof(derived_numbers[0]); i++) {
+		const char *constant = derived_numbers[i].constant;
+
+		if (strcmp(name, derived_numbers[i].number))
+			continue;
+		if (!btf_answer(k, constant, &r) || r.kind != BTF_INFO_ENUM_VALUE || r.value < 0 ||
+		    r.value >= (derived_numbers[i].how == BIT_MASK ? 64 : 256))
+			return false;
+		if (derived_numbers[i].how == BIT_MASK)
+			*value = (int64_t)(1ull << r.value);
+		else
+			*value = (int32_t)((uint32_t)r.value << 24);
+		msg_debug("NUMBER(%s) from BTF (%s %s): %" PRId64, name, constant,
+			  derived_numbers[i].how == BIT_MASK ? "as a bit mask" : "<< 24", *value);
+		return true;
+	}
+	/*
+	 * A PG_ number is a bit of enum pageflags.  Some kernels (6.9 to 6.11)
+	 * also have page types of the same names (PG_slab, PG_hugetlb) in
+	 * enum pagetype, which are no bit numbers: only pageflags' count.
+	 */
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", strncmp(name, "PG_", 3) ? "" : "pageflags.",
+			     name) >= sizeof(path))
+		return false;
+	if (!btf_answer(k, path, &r) || r.kind != BTF_INFO_ENUM_VALUE)
+		return false;
+	*value = r.value;
+	msg_debug("NUMBER(%s) from BTF: %" PRId64, name, *value);
+	return true;
+}
+
+/*
+ * A line that is there but malformed is the dump's word, and a wrong one:
+ * the fallback is asked only when the line is absent.
+ */
+bool kernel_symbol(struct kernel *k, const char *name, uint64_t *value)
+{
+	if (vmcoreinfo_has(k->vi, "SYMBOL", name))
+		return vmcoreinfo_symbol(k->vi, name, value);
+	return fallback_symbol(k, name, value);
+}
+
+bool kernel_size(struct kernel *k, const char *type, int64_t *value)
+{
+	if (vmcoreinfo_has(k->vi, "SIZE", type))
+		return vmcoreinfo_size(k->vi, type, value);
+	return fallback_size(k, type, value);
+}
+
+bool kernel_offset(struct kernel *k, const char *type_member, int64_t *value)
+{
+	if (vmcoreinfo_has(k->vi, "OFFSET", type_member))
+		return vmcoreinfo_offset(k->vi, type_member, value);
+	return fallback_offset(k, type_member, value);
+}
+
+bool kernel_length(struct kernel *k, const char *name, int64_t *value)
+{
+	if (vmcoreinfo_has(k->vi, "LENGTH", name))
+		return vmcoreinfo_length(k->vi, name, value);
+	return fallback_length(k, name, value);
+}
+
+bool kernel_number(struct kernel *k, const char *name, int64_t *value)
+{
+	if (vmcoreinfo_has(k->vi, "NUMBER", name))
+		return vmcoreinfo_number(k->vi, name, value);
+	return fallback_number(k, name, value);
+}
+
+/* Ready once vmlinux's BTF is open: something already needed it. */
+static bool fallback_ready(const struct kernel *k)
+{
+	return k->btf && !k->no_btf;
+}
+
+bool kernel_offset_optional(struct kernel *k, const char *type_member, int64_t *value)
+{
+	if (vmcoreinfo_has(k->vi, "OFFSET", type_member))
+		return vmcoreinfo_offset(k->vi, type_member, value);
+	return fallback_ready(k) && fallback_offset(k, type_member, value);
+}
+
+bool kernel_length_optional(struct kernel *k, const char *name, int64_t *value)
+{
+	if (vmcoreinfo_has(k->vi, "LENGTH", name))
+		return vmcoreinfo_length(k->vi, name, value);
+	return fallback_ready(k) && fallback_length(k, name, value);
+}
+
+bool kernel_number_optional(struct kernel *k, const char *name, int64_t *value)
+{
+	if (vmcoreinfo_has(k->vi, "NUMBER", name))
+		return vmcoreinfo_number(k->vi, name, value);
+	return fallback_ready(k) && fallback_number(k, name, value);
+}
+
+static int write_symbol(void *ctx, const struct ksym *sym)
+{
+	int written = sym->module ? fprintf(ctx, "%016llx %c %s\t[%s]\n", (unsigned long long)sym->addr,
+					    sym->type, sym->name, sym->module)
+				  : fprintf(ctx, "%016llx %c %s\n", (unsigned long long)sym->addr, sym->type,
+					    sym->name);
+
+	return written < 0 ? -errno : 0;
+}
+
+int kernel_write_kallsyms(struct kernel *k, FILE *out)
+{
+	struct kallsyms *ks;
+	struct modules *mods;
+	int err = kernel_kallsyms(k, &ks);
+
+	if (!err)
+		err = kallsyms_for_each(ks, write_symbol, out);
+	/* Without module symbols (said why), the kernel's alone. */
+	if (!err && !kernel_modules(k, &mods) && mods)
+		err = modules_for_each_symbol(mods, write_symbol, out);
+	return err;
+}

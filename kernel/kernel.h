@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What is known of the crashed kernel, asked in one order: VMCOREINFO
+ * first, then the dump's own kallsyms (SYMBOL() facts) and vmlinux's BTF
+ * (SIZE(), OFFSET(), LENGTH(), NUMBER()), each said at debug level when
+ * it answers.  VMCOREINFO describes the kernel, so the fallback answers
+ * from vmlinux's symbols and types only, never a module's.
+ *
+ * The kernel's kallsyms, its BTF and the module symbols are each loaded
+ * the first time something needs them; a failure to load one is reported
+ * once, and later calls return the same error silently.
+ */
+#ifndef MDF_KERNEL_KERNEL_H
+#define MDF_KERNEL_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct btf_info;
+struct kallsyms;
+struct kernel;
+struct memory;
+struct modules;
+struct vmcoreinfo;
+
+/* Reads nothing yet; @mem and @vi must outlive the result. */
+int kernel_new(struct memory *mem, const struct vmcoreinfo *vi, struct kernel **out);
+void kernel_free(struct kernel *k);
+
+const struct vmcoreinfo *kernel_vmcoreinfo(const struct kernel *k);
+
+/*
+ * VMCOREINFO's SYMBOL(), SIZE(), OFFSET(), LENGTH() and NUMBER() facts;
+ * where a line is absent, kallsyms' or BTF's answer.  False when a line is
+ * malformed (the dump's word, and a wrong one: nothing else is asked), or
+ * absent and unknown.  SYMBOL(mem_section) is the value of the kernel's
+ * mem_section, as VMCOREINFO gives it, not its address.
+ */
+bool kernel_symbol(struct kernel *k, const char *name, uint64_t *value);
+bool kernel_size(struct kernel *k, const char *type, int64_t *value);
+bool kernel_offset(struct kernel *k, const char *type_member, int64_t *value);
+bool kernel_length(struct kernel *k, const char *name, int64_t *value);
+bool kernel_number(struct kernel *k, const char *name, int64_t *value);
+/*
+ * The same for facts the caller can do without: BTF answers only when it
+ * is loaded already, so that a VMCOREINFO with every required line never
+ * costs decoding symbols and types, and the caller then sees what
+ * upstream makedumpfile sees.
+ */
+bool kernel_offset_optional(struct kernel *k, const char *type_member, int64_t *value);
+bool kernel_length_optional(struct kernel *k, const char *name, int64_t *value);
+bool kernel_number_optional(struct kernel *k, const char *name, int64_t *value);
+
+/*
+ * The address of symbol @name: @module NULL looks in the kernel and then
+ * in each module in list order, "vmlinux" in the kernel only, another
+ * name in that module only.  -ENOENT, silently, when there is none; a
+ * table that does not load was reported.  Answers are kept: a name costs
+ * a pass over the kernel's table once.
+ */
+int kernel_symbol_address(struct kernel *k, const char *module, const char *name, uint64_t *addr);
+/*
+ * Kernel symbols about to be asked: found in one pass rather than one
+ * each.  A hint: an error is one loading kallsyms (reported).
+ */
+int kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr);
+
+/* Each loads what it returns on the first call. */
+int kernel_kallsyms(struct kernel *k, struct kallsyms **out);
+int kernel_btf(struct kernel *k, struct btf_info **out);
+/*
+ * The module symbols; -ENOENT, after a message, where they cannot be
+ * read (no BTF), 0 with *@out NULL for a kernel without modules.
+ */
+int kernel_modules(struct kernel *k, struct modules **out);
+/*
+ * Frees the types loaded so far (vmlinux's and the modules' BTF): a later
+ * kernel_btf() loads them again.  For a process done with them while it
+ * runs on.
+ */
+void kernel_release_btf(struct kernel *k);
+
+/*
+ * Writes the kernel's and the modules' symbols as /proc/kallsyms does:
+ * "%016lx %c %s\n" for the kernel's, "%016lx %c %s\t[%s]\n" for a
+ * module's.  Without module symbols (reported), the kernel's alone.
+ */
+int kernel_write_kallsyms(struct kernel *k, FILE *out);
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Growing an array: vec_reserve(items, &cap, count, more) makes room for
+ * @more items after the @count in use, doubling the capacity as needed.
+ * Returns 0, or -ENOMEM (the array is then as it was).
+ *
+ *	if (vec_reserve(list, &cap, n, 1))
+ *		return -ENOMEM;
+ *	list[n++] = item;
+ */
+#ifndef MDF_UTIL_VEC_H
+#define MDF_UTIL_VEC_H
+
+#include <stddef.h>
+
+int vec_reserve_items(void *items_ptr, size_t *cap, size_t count, size_t more, size_t item_size);
+
+#define vec_reserve(items, cap, count, more) \
+	vec_reserve_items(&(items), (cap), (count), (more), sizeof(*(items)))
+
+#endif
