@@ -191,6 +191,15 @@ static void print_usage(FILE *out)
 		"  -h                 print this help\n");
 }
 
+/*
+ * Prints @err: the layers below return errors, and this file says each
+ * once, where a mode's step fails.  Returns its code (0 for none).
+ */
+static int print_error(struct mdf_error *err)
+{
+	return err ? mdf_error_print(err, false) : 0;
+}
+
 /* Upstream's wording for a command line it cannot use. */
 static int invalid_command_line(void)
 {
@@ -396,7 +405,7 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 				return -ENOMEM;
 			opt->extension_args = grown;
 			opt->extensions.args = grown;
-			if (extension_parse_arg(optarg, &grown[opt->extensions.nr_args]))
+			if (print_error(extension_parse_arg(optarg, &grown[opt->extensions.nr_args])))
 				return invalid_command_line();
 			opt->extensions.nr_args++;
 			break;
@@ -480,25 +489,26 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 /* Opens the dump and reads its VMCOREINFO (or -i's). */
 static int open_dump(struct mdf_context *ctx)
 {
-	int err = ctx->input ? 0 : input_open(ctx->opt.vmcore, &ctx->input);
+	struct mdf_error *err = ctx->input ? NULL : input_open(ctx->opt.vmcore, &ctx->input);
 
 	if (err)
-		return err;
+		return print_error(err);
 	if (ctx->opt.vmcoreinfo_file)
-		return vmcoreinfo_load_file(ctx->opt.vmcoreinfo_file, &ctx->vmcoreinfo);
+		return print_error(vmcoreinfo_load_file(ctx->opt.vmcoreinfo_file, &ctx->vmcoreinfo));
 	if (!ctx->input->vmcoreinfo) {
 		msg_error("%s: the dump has no VMCOREINFO note; give one with -i VMCOREINFO",
 			  ctx->opt.vmcore);
 		return -ENOENT;
 	}
-	return vmcoreinfo_parse(ctx->input->vmcoreinfo, ctx->input->vmcoreinfo_size,
-				ctx->opt.vmcore, &ctx->vmcoreinfo);
+	return print_error(vmcoreinfo_parse(ctx->input->vmcoreinfo, ctx->input->vmcoreinfo_size,
+					    ctx->opt.vmcore, &ctx->vmcoreinfo));
 }
 
 static int open_memory(struct mdf_context *ctx)
 {
+	const struct arch_ops *arch = arch_find(ctx->input->machine);
+	struct mdf_error *err;
 	int64_t page_size;
-	int err;
 
 	if (vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size) &&
 	    page_size != ctx->input->page_size) {
@@ -506,14 +516,20 @@ static int open_memory(struct mdf_context *ctx)
 			  ctx->opt.vmcore, (long long)page_size, ctx->input->page_size);
 		return -MDF_ECORRUPT;
 	}
-	err = memory_open(ctx->input, &arch_x86_64, ctx->vmcoreinfo, &ctx->memory);
+	if (!arch) {
+		msg_error("%s: a dump of a %s machine: not an architecture this makedumpfile reads",
+			  ctx->opt.vmcore, ctx->input->machine);
+		return -ENOTSUP;
+	}
+	err = memory_open(ctx->input, arch, ctx->vmcoreinfo, &ctx->memory);
 	if (!err)
 		err = kernel_new(ctx->memory, ctx->vmcoreinfo, &ctx->kernel);
-	return err;
+	return print_error(err);
 }
 
 static int run_dump_kallsyms(struct mdf_context *ctx)
 {
+	struct mdf_error *error;
 	struct kallsyms *ks;
 	struct modules *mods;
 	struct outfile out;
@@ -523,19 +539,19 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = kernel_kallsyms(ctx->kernel, &ks);
-	/* Without module symbols (the reason was reported) the kernel's are still worth listing. */
-	if (!err)
-		kernel_modules(ctx->kernel, &mods);
+		err = print_error(kernel_kallsyms(ctx->kernel, &ks));
+	/* Without module symbols the kernel's are still worth listing. */
+	if (!err && (error = kernel_modules(ctx->kernel, &mods)))
+		mdf_error_print(error, true);
 	if (!err)
 		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
 	if (err)
 		return err;
-	err = kernel_write_kallsyms(ctx->kernel, out.stream);
-	if (err) {
-		msg_error("%s: write failed: %s", out.path, strerror(-err));
+	error = kernel_write_kallsyms(ctx->kernel, out.stream);
+	if (error) {
+		msg_error("%s: write failed: %s", out.path, mdf_error_text(error));
 		outfile_abort(&out);
-		return err;
+		return mdf_error_drop(error);
 	}
 	return outfile_finish(&out);
 }
@@ -548,7 +564,7 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
 {
 	uint64_t uts_ns;
 	int64_t name_offset = 0;
-	int err;
+	struct mdf_error *err;
 
 	memset(uts, 0, sizeof(*uts));
 	if (!kernel_symbol(ctx->kernel, "init_uts_ns", &uts_ns)) {
@@ -559,7 +575,8 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
 	err = mem_read_virt(ctx->memory, uts_ns + (uint64_t)name_offset, uts, sizeof(*uts));
 	if (err) {
 		msg_warn("cannot read init_uts_ns at 0x%" PRIx64 " (%s): the dump header's utsname "
-			 "stays empty", uts_ns, mdf_strerror(err));
+			 "stays empty", uts_ns, mdf_error_text(err));
+		mdf_error_free(err);
 		memset(uts, 0, sizeof(*uts));
 	}
 }
@@ -620,18 +637,24 @@ static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8
 {
 	struct page_source_ctx *source = ctx;
 
-	return page_scan_cycle(source->scan, start_pfn, end_pfn, present, dumpable, counts);
+	page_scan_cycle(source->scan, start_pfn, end_pfn, present, dumpable, counts);
+	return 0;
 }
 
-/* As upstream: read, then erase, and only then look for a zero page. */
+/*
+ * As upstream: read, then erase, and only then look for a zero page.  A
+ * page the dump does not hold is the writer's to word.
+ */
 static int read_input_page(void *ctx, uint64_t pfn, void *buf)
 {
 	struct page_source_ctx *source = ctx;
-	int err = input_read_page(source->input, pfn, buf);
+	struct mdf_error *err = input_read_page(source->input, pfn, buf);
 
 	if (!err)
 		erase_set_apply(source->erase, pfn, buf);
-	return err;
+	if (err && !err->message)
+		return mdf_error_drop(err);
+	return print_error(err);
 }
 
 /*
@@ -644,7 +667,7 @@ static int dump_eraseinfo(void *ctx, char **text, size_t *len)
 	struct page_source_ctx *source = ctx;
 	char *before = NULL, *now = NULL;
 	size_t before_len = 0, now_len = 0;
-	int err = eraseinfo_read(source->input, &before, &before_len);
+	int err = print_error(eraseinfo_read(source->input, &before, &before_len));
 
 	if (!err)
 		err = eraseinfo_text(source->erase, false, &now, &now_len);
@@ -681,7 +704,7 @@ static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struc
 
 	if (!opt.timeout)
 		opt.timeout = EXTENSION_DEFAULT_TIMEOUT;
-	err = extensions_run(&opt, &env, keep, discard, results);
+	err = print_error(extensions_run(&opt, &env, keep, discard, results));
 	if (!err)
 		page_scan_set_extension_ranges(scan, keep, discard);
 	return err;
@@ -715,13 +738,13 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = page_scan_init(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan);
+		err = print_error(page_scan_init(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan));
 	if (err)
 		return err;
 	/* The config's erasures first: the erase information lists them before the extensions'. */
 	erase_set_init(&job->erase, ctx->input->page_size, page_scan_max_pfn(job->scan));
 	if (ctx->erase_config)
-		err = erase_config_resolve(ctx->erase_config, ctx->memory, ctx->kernel, &job->erase);
+		err = print_error(erase_config_resolve(ctx->erase_config, ctx->memory, ctx->kernel, &job->erase));
 	if (!err && extensions)
 		err = run_extensions(ctx, job->scan, &job->keep, &job->discard, &job->erase,
 				     &job->extensions);
@@ -839,7 +862,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 	struct elf_segments segs;
 	int err;
 
-	err = elf_segments_read(ctx->input, &segs);
+	err = print_error(elf_segments_read(ctx->input, &segs));
 	if (err)
 		return err;
 	params.input = &segs;
@@ -939,7 +962,7 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
 	if (err)
 		return err;
-	err = printk_dump(ctx->memory, ctx->kernel, out.stream, out.path);
+	err = print_error(printk_dump(ctx->memory, ctx->kernel, out.stream, out.path));
 	if (err) {
 		outfile_abort(&out);
 		return err;
@@ -962,9 +985,9 @@ static int run_mem_usage(struct mdf_context *ctx)
 	struct mem_usage usage = { 0 };
 	int err;
 
-	/* /proc/kcore, or a vmcore: kcore_input_open() says 1 to the latter. */
-	err = kcore_input_open(ctx->opt.vmcore, &ctx->input);
-	if (err < 0)
+	/* /proc/kcore, or a vmcore: then start_job opens it as one. */
+	err = print_error(kcore_input_open(ctx->opt.vmcore, &ctx->input));
+	if (err)
 		return err;
 	err = start_job(ctx, DL_MAX, false, &job);
 	if (!err)
@@ -976,6 +999,11 @@ static int run_mem_usage(struct mdf_context *ctx)
 	return err;
 }
 
+static void print_spec_error(struct mdf_error *err)
+{
+	print_error(err);
+}
+
 static int run_dump_type(struct mdf_context *ctx)
 {
 	struct btf_info *btf;
@@ -985,9 +1013,10 @@ static int run_dump_type(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = kernel_btf(ctx->kernel, &btf);
+		err = print_error(kernel_btf(ctx->kernel, &btf));
+	/* Each spec's error is said; what is left says no more than its code. */
 	if (!err)
-		err = btf_info_describe(btf, ctx->opt.type_spec, stdout);
+		err = mdf_error_drop(btf_info_describe(btf, ctx->opt.type_spec, stdout, print_spec_error));
 	return err;
 }
 
@@ -996,10 +1025,10 @@ static int run_eraseinfo(struct mdf_context *ctx)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int err = input_open(ctx->opt.vmcore, &ctx->input);
+	int err = print_error(input_open(ctx->opt.vmcore, &ctx->input));
 
 	if (!err)
-		err = eraseinfo_read(ctx->input, &text, &len);
+		err = print_error(eraseinfo_read(ctx->input, &text, &len));
 	if (!err && !len)
 		msg_info("%s holds no erase information.", ctx->opt.vmcore);
 	if (!err && len && fwrite(text, 1, len, stdout) != len) {
@@ -1035,7 +1064,7 @@ int main(int argc, char **argv)
 			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
 			       ctx.opt.mode == MODE_DUMP_TYPE || ctx.opt.mode == MODE_ERASEINFO);
 	/* A config with a syntax error stops the run before the dump is touched. */
-	if (ctx.opt.config_path && erase_config_load(ctx.opt.config_path, &ctx.erase_config)) {
+	if (ctx.opt.config_path && print_error(erase_config_load(ctx.opt.config_path, &ctx.erase_config))) {
 		close_context(&ctx);
 		return EXIT_FAILURE;
 	}

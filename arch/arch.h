@@ -12,32 +12,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct mdf_error;
 struct vmcoreinfo;
 
 struct phys_reader {
-	int (*read)(void *ctx, uint64_t paddr, void *buf, size_t len);
+	struct mdf_error *(*read)(void *ctx, uint64_t paddr, void *buf, size_t len);
 	void *ctx;
 };
 
 struct arch_ops {
 	const char *name;
+	/* Sets up translation from VMCOREINFO; the error says what is missing or wrong. */
+	struct mdf_error *(*init)(const struct vmcoreinfo *vi, const struct phys_reader *reader, void **state);
 	/*
-	 * Sets up translation from VMCOREINFO.  Prints what is missing or
-	 * wrong and returns a negative errno on failure.
+	 * Translates @vaddr.  Returns NULL, &mdf_error_unmapped when the page
+	 * tables do not map it, or the reader's error for a page-table page it
+	 * cannot read.  @page_size receives the size of the mapping found.
 	 */
-	int (*init)(const struct vmcoreinfo *vi, const struct phys_reader *reader, void **state);
-	/*
-	 * Translates @vaddr.  Returns 0, -MDF_EUNMAPPED when the page tables do
-	 * not map it, or the reader's error for a page-table page it cannot
-	 * read.  @page_size receives the size of the mapping that was found.
-	 */
-	int (*vtop)(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size);
+	struct mdf_error *(*vtop)(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size);
 	/*
 	 * The same through the page tables whose top level is at physical
 	 * address @root: a process's, for its user addresses.
 	 */
-	int (*vtop_root)(void *state, uint64_t root, uint64_t vaddr, uint64_t *paddr,
-			 uint64_t *page_size);
+	struct mdf_error *(*vtop_root)(void *state, uint64_t root, uint64_t vaddr, uint64_t *paddr,
+				       uint64_t *page_size);
 	void (*free)(void *state);
 };
 

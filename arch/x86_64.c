@@ -17,7 +17,7 @@
 
 #include "arch/arch.h"
 #include "input/vmcoreinfo.h"
-#include "util/message.h"
+#include "util/error.h"
 
 #define START_KERNEL_MAP 0xffffffff80000000ull
 #define PTE_PRESENT 0x1ull
@@ -32,38 +32,35 @@ struct x86_64_state {
 	uint64_t sme_mask;
 };
 
-static int x86_64_init(const struct vmcoreinfo *vi, const struct phys_reader *reader, void **out)
+static struct mdf_error *x86_64_init(const struct vmcoreinfo *vi, const struct phys_reader *reader, void **out)
 {
 	struct x86_64_state *st;
 	uint64_t top_pgt;
 	int64_t phys_base, l5 = 0, sme_mask = 0;
 
 	if (!vmcoreinfo_symbol(vi, "init_top_pgt", &top_pgt) &&
-	    !vmcoreinfo_symbol(vi, "init_level4_pgt", &top_pgt)) {
-		msg_error("VMCOREINFO has no SYMBOL(init_top_pgt): cannot walk the kernel page tables");
-		return -MDF_ECORRUPT;
-	}
-	if (!vmcoreinfo_number(vi, "phys_base", &phys_base)) {
-		msg_error("VMCOREINFO has no NUMBER(phys_base): cannot locate the kernel image");
-		return -MDF_ECORRUPT;
-	}
-	if (top_pgt < START_KERNEL_MAP) {
-		msg_error("SYMBOL(init_top_pgt)=%llx is outside the kernel image mapping",
-			  (unsigned long long)top_pgt);
-		return -MDF_ECORRUPT;
-	}
+	    !vmcoreinfo_symbol(vi, "init_level4_pgt", &top_pgt))
+		return mdf_error(-MDF_ECORRUPT,
+				 "VMCOREINFO has no SYMBOL(init_top_pgt): cannot walk the kernel page tables");
+	if (!vmcoreinfo_number(vi, "phys_base", &phys_base))
+		return mdf_error(-MDF_ECORRUPT,
+				 "VMCOREINFO has no NUMBER(phys_base): cannot locate the kernel image");
+	if (top_pgt < START_KERNEL_MAP)
+		return mdf_error(-MDF_ECORRUPT,
+				 "SYMBOL(init_top_pgt)=%llx is outside the kernel image mapping",
+				 (unsigned long long)top_pgt);
 	vmcoreinfo_number(vi, "pgtable_l5_enabled", &l5);
 	vmcoreinfo_number(vi, "sme_mask", &sme_mask);
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	st->reader = *reader;
 	st->root = top_pgt - START_KERNEL_MAP + (uint64_t)phys_base;
 	st->levels = l5 ? 5 : 4;
 	st->sme_mask = (uint64_t)sme_mask;
 	*out = st;
-	return 0;
+	return NULL;
 }
 
 static bool is_canonical(uint64_t vaddr, int levels)
@@ -74,26 +71,26 @@ static bool is_canonical(uint64_t vaddr, int levels)
 	return (uint64_t)sign_extended == vaddr;
 }
 
-static int x86_64_vtop_root(void *state, uint64_t root, uint64_t vaddr, uint64_t *paddr,
-			    uint64_t *page_size)
+static struct mdf_error *x86_64_vtop_root(void *state, uint64_t root, uint64_t vaddr, uint64_t *paddr,
+					  uint64_t *page_size)
 {
 	struct x86_64_state *st = state;
 	uint64_t table = root & ~st->sme_mask & PTE_ADDR_MASK;
 
 	if (!is_canonical(vaddr, st->levels))
-		return -MDF_EUNMAPPED;
+		return &mdf_error_unmapped;
 	for (int level = st->levels; level >= 1; level--) {
 		/* Level 1 is the PTE table; each level above it covers 9 more bits. */
 		int shift = 12 + 9 * (level - 1);
 		uint64_t index = (vaddr >> shift) & (ENTRIES_PER_TABLE - 1);
 		uint64_t entry, next;
-		int err;
+		struct mdf_error *err;
 
 		err = st->reader.read(st->reader.ctx, table + index * 8, &entry, sizeof(entry));
 		if (err)
 			return err;
 		if (!(entry & PTE_PRESENT))
-			return -MDF_EUNMAPPED;
+			return &mdf_error_unmapped;
 		next = entry & ~st->sme_mask & PTE_ADDR_MASK;
 		if (level == 1 || ((level == 2 || level == 3) && (entry & PTE_LARGE))) {
 			uint64_t size = 1ull << shift;
@@ -101,14 +98,14 @@ static int x86_64_vtop_root(void *state, uint64_t root, uint64_t vaddr, uint64_t
 			*paddr = (next & ~(size - 1)) | (vaddr & (size - 1));
 			if (page_size)
 				*page_size = size;
-			return 0;
+			return NULL;
 		}
 		table = next;
 	}
-	return -MDF_EUNMAPPED;
+	return &mdf_error_unmapped;
 }
 
-static int x86_64_vtop(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size)
+static struct mdf_error *x86_64_vtop(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size)
 {
 	struct x86_64_state *st = state;
 

@@ -23,6 +23,7 @@
 #include "kernel/kernel.h"
 #include "kernel/modules.h"
 #include "memory/reader.h"
+#include "util/error.h"
 #include "util/message.h"
 
 #define LOOKUPS 10000
@@ -103,13 +104,14 @@ static int compare_doubles(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int count_symbol(void *ctx, const struct ksym *sym)
+static struct mdf_error *count_symbol(void *ctx, const struct ksym *sym)
 {
 	(void)sym;
 	++*(size_t *)ctx;
-	return 0;
+	return NULL;
 }
 
+/* One run; 0, or the error's code once it is said. */
 static int one_run(const char *path, struct run *run)
 {
 	struct dump_input *in = NULL;
@@ -124,13 +126,13 @@ static int one_run(const char *path, struct run *run)
 	size_t heap_before;
 	long resident_before;
 	double start, t;
-	int err;
+	struct mdf_error *err;
 
 	err = input_open(path, &in);
 	if (!err)
 		err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, path, &vi);
 	if (!err)
-		err = memory_open(in, &arch_x86_64, vi, &mem);
+		err = memory_open(in, arch_find(in->machine), vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (err)
@@ -173,13 +175,13 @@ static int one_run(const char *path, struct run *run)
 				      paths[i % (sizeof(paths) / sizeof(paths[0]))].path, &r);
 	run->lookup_ns = (now_ms() - t) * 1e6 / LOOKUPS;
 	if (err)
-		fprintf(stderr, "btf_bench: a lookup failed: %s\n", mdf_strerror(err));
+		err = mdf_error_wrap(err, "a lookup failed");
 out:
 	kernel_free(kernel);
 	memory_close(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);
-	return err;
+	return mdf_error_print(err, false);
 }
 
 /* One run in a child process of its own; its results come back through a pipe. */

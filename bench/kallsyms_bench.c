@@ -17,6 +17,7 @@
 #include "input/vmcoreinfo.h"
 #include "kernel/kallsyms.h"
 #include "memory/reader.h"
+#include "util/error.h"
 #include "util/message.h"
 
 static double now_ms(void)
@@ -35,18 +36,18 @@ static const char *const asked[] = {
 enum mode { LIST, ONE_BY_ONE, TOGETHER };
 #define NR_ASKED (sizeof(asked) / sizeof(asked[0]))
 
-static int count_symbol(void *ctx, const struct ksym *sym)
+static struct mdf_error *count_symbol(void *ctx, const struct ksym *sym)
 {
 	(void)sym;
 	++*(size_t *)ctx;
-	return 0;
+	return NULL;
 }
 
 /*
  * Opens the table and decodes every name (as --dump-kallsyms), or finds
  * @asked one pass each or all in one pass: milliseconds.
  */
-static int time_one(const char *path, enum mode mode, double *ms, size_t *count)
+static struct mdf_error *time_one(const char *path, enum mode mode, double *ms, size_t *count)
 {
 	struct dump_input *in = NULL;
 	struct vmcoreinfo *vi = NULL;
@@ -55,13 +56,13 @@ static int time_one(const char *path, enum mode mode, double *ms, size_t *count)
 	double start;
 	int64_t index[NR_ASKED];
 	size_t listed = 0;
-	int err;
+	struct mdf_error *err;
 
 	err = input_open(path, &in);
 	if (!err)
 		err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, path, &vi);
 	if (!err)
-		err = memory_open(in, &arch_x86_64, vi, &mem);
+		err = memory_open(in, arch_find(in->machine), vi, &mem);
 	start = now_ms();
 	if (!err)
 		err = kallsyms_open(mem, vi, &ks);
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (enum mode mode = LIST; mode <= TOGETHER; mode++) {
 		for (int r = 0; r < runs; r++)
-			if (time_one(argv[1], mode, &times[r], &count))
+			if (mdf_error_print(time_one(argv[1], mode, &times[r], &count), false))
 				return 1;
 		qsort(times, (size_t)runs, sizeof(*times), compare_doubles);
 		if (mode != LIST)

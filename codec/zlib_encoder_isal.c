@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zlib-format pages through ISA-L's igzip, at its level 1.  On the
- * pages -d 31 keeps it takes two thirds of libdeflate's time at its
- * fastest level (gen-16g's 66,881 pages: 7.0 µs a page against 10.4;
- * the shared 6.1 dump's: 16 against 21) for streams 2-5% larger: the
- * compressor is most of what -c costs.
+ * zlib-format pages through ISA-L's igzip, at its level 1: faster than
+ * libdeflate's fastest level for streams a little larger, and the
+ * compressor is most of what -c costs (the figures are in the commit
+ * that chose it).
  */
 #include <isa-l/igzip_lib.h>
 #include <stdint.h>

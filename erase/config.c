@@ -34,10 +34,11 @@
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
 #include "kernel/modules.h"
-#include "util/vec.h"
 #include "kernel/walkers.h"
 #include "memory/reader.h"
+#include "util/addr_set.h"
 #include "util/message.h"
+#include "util/vec.h"
 
 /* x86_64, the architecture this program reads. */
 #define POINTER_SIZE 8
@@ -92,7 +93,7 @@ struct loop {
 	char *member;             /* via's NextMember, within's ListHeadMember */
 	char *struct_name;        /* within's */
 	struct erase_cmd *cmds;
-	size_t nr_cmds;
+	size_t nr_cmds, cap_cmds;
 };
 
 struct stmt {
@@ -107,9 +108,9 @@ struct stmt {
 struct erase_config {
 	char *path;
 	char **sections;          /* names of the [sections], in order */
-	size_t nr_sections;
+	size_t nr_sections, cap_sections;
 	struct stmt *stmts;
-	size_t nr_stmts;
+	size_t nr_stmts, cap_stmts;
 };
 
 /* ---- Reading tokens ---- */
@@ -123,7 +124,9 @@ struct token {
 struct parser {
 	struct erase_config *cfg;
 	struct token *tokens;
-	size_t nr_tokens, pos;
+	size_t nr_tokens, cap_tokens, pos;
+	/* The first syntax error, which erase_config_load returns. */
+	struct mdf_error **error;
 };
 
 static void syntax_error(const struct parser *p, unsigned int line, const char *fmt, ...)
@@ -137,21 +140,22 @@ static void syntax_error(const struct parser *p, unsigned int line, const char *
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	msg_error("%s:%u: %s", p->cfg->path, line, text);
+	if (!*p->error)
+		*p->error = mdf_error(-EINVAL, "%s:%u: %s", p->cfg->path, line, text);
 }
 
 static int add_token(struct parser *p, const char *text, size_t len, unsigned int line)
 {
-	struct token *grown = realloc(p->tokens, (p->nr_tokens + 1) * sizeof(*grown));
+	struct token *t;
 
-	if (!grown)
+	if (vec_reserve(p->tokens, &p->cap_tokens, p->nr_tokens, 1))
 		return -ENOMEM;
-	p->tokens = grown;
-	grown[p->nr_tokens].text = strndup(text, len);
-	if (!grown[p->nr_tokens].text)
+	t = &p->tokens[p->nr_tokens];
+	t->text = strndup(text, len);
+	if (!t->text)
 		return -ENOMEM;
-	grown[p->nr_tokens].line = line;
-	grown[p->nr_tokens].section = p->cfg->nr_sections;
+	t->line = line;
+	t->section = p->cfg->nr_sections;
 	p->nr_tokens++;
 	return 0;
 }
@@ -159,7 +163,7 @@ static int add_token(struct parser *p, const char *text, size_t len, unsigned in
 /* "[NAME]" at the start of @line: the section's name, nothing but a comment after it. */
 static int add_section(struct parser *p, char *line, unsigned int number)
 {
-	char *end = strchr(line, ']'), *name, **grown;
+	char *end = strchr(line, ']'), *name;
 
 	if (!end) {
 		syntax_error(p, number, "a section header needs its closing ']'");
@@ -176,12 +180,10 @@ static int add_section(struct parser *p, char *line, unsigned int number)
 		syntax_error(p, number, "nothing but a comment may follow the section header [%s]", name);
 		return -EINVAL;
 	}
-	grown = realloc(p->cfg->sections, (p->cfg->nr_sections + 1) * sizeof(*grown));
-	if (!grown)
+	if (vec_reserve(p->cfg->sections, &p->cfg->cap_sections, p->cfg->nr_sections, 1))
 		return -ENOMEM;
-	p->cfg->sections = grown;
-	grown[p->cfg->nr_sections] = strdup(name);
-	if (!grown[p->cfg->nr_sections])
+	p->cfg->sections[p->cfg->nr_sections] = strdup(name);
+	if (!p->cfg->sections[p->cfg->nr_sections])
 		return -ENOMEM;
 	p->cfg->nr_sections++;
 	return 0;
@@ -221,7 +223,7 @@ static int read_tokens(struct parser *p, FILE *file)
 		}
 	}
 	if (!err && ferror(file)) {
-		msg_error("%s: read error after line %u", p->cfg->path, number);
+		*p->error = mdf_error(-EIO, "%s: read error after line %u", p->cfg->path, number);
 		err = -EIO;
 	}
 	free(line);
@@ -467,8 +469,6 @@ static int parse_for(struct parser *p, const struct token *kw, struct loop *l)
 	if (l->kind != LOOP_PLAIN && !l->member)
 		return -ENOMEM;
 	for (;;) {
-		struct erase_cmd *grown;
-
 		t = peek(p);
 		if (!t) {
 			syntax_error(p, kw->line, "this for has no endfor");
@@ -483,10 +483,8 @@ static int parse_for(struct parser *p, const struct token *kw, struct loop *l)
 				     strcmp(t->text, "for") ? "" : " (loops do not nest)");
 			return -EINVAL;
 		}
-		grown = realloc(l->cmds, (l->nr_cmds + 1) * sizeof(*grown));
-		if (!grown)
+		if (vec_reserve(l->cmds, &l->cap_cmds, l->nr_cmds, 1))
 			return -ENOMEM;
-		l->cmds = grown;
 		err = parse_erase(p, t, l->var, &l->cmds[l->nr_cmds++]);
 		if (err)
 			return err;
@@ -499,13 +497,11 @@ static int parse(struct parser *p)
 	const struct token *t;
 
 	while ((t = peek(p))) {
-		struct stmt *grown = realloc(cfg->stmts, (cfg->nr_stmts + 1) * sizeof(*grown));
 		struct stmt *s;
 		int err;
 
-		if (!grown)
+		if (vec_reserve(cfg->stmts, &cfg->cap_stmts, cfg->nr_stmts, 1))
 			return -ENOMEM;
-		cfg->stmts = grown;
 		s = memset(&cfg->stmts[cfg->nr_stmts++], 0, sizeof(*s));
 		s->line = t->line;
 		s->section = t->section;
@@ -557,23 +553,23 @@ void erase_config_free(struct erase_config *cfg)
 	free(cfg);
 }
 
-int erase_config_load(const char *path, struct erase_config **out)
+struct mdf_error *erase_config_load(const char *path, struct erase_config **out)
 {
-	struct parser p = { 0 };
+	struct mdf_error *error = NULL;
+	struct parser p = { .error = &error };
 	FILE *file;
 	int err;
 
 	p.cfg = calloc(1, sizeof(*p.cfg));
 	if (!p.cfg || !(p.cfg->path = strdup(path))) {
 		free(p.cfg);
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	}
 	file = fopen(path, "re");
 	if (!file) {
-		err = -errno;
-		msg_error("cannot open the filter config %s: %s", path, strerror(errno));
+		error = mdf_error(-errno, "cannot open the filter config %s: %s", path, strerror(errno));
 		erase_config_free(p.cfg);
-		return err;
+		return error;
 	}
 	err = read_tokens(&p, file);
 	fclose(file);
@@ -583,13 +579,15 @@ int erase_config_load(const char *path, struct erase_config **out)
 		free(p.tokens[i].text);
 	free(p.tokens);
 	if (err) {
-		if (err == -ENOMEM)
-			msg_error("%s: no memory to read the filter config", path);
 		erase_config_free(p.cfg);
-		return err;
+		if (err == -ENOMEM) {
+			mdf_error_free(error);
+			return mdf_error(-ENOMEM, "%s: no memory to read the filter config", path);
+		}
+		return error ? error : mdf_error_code(err);
 	}
 	*out = p.cfg;
-	return 0;
+	return NULL;
 }
 
 /* ---- Types: a BTF type, with the pointer levels a cast adds on top ---- */
@@ -769,6 +767,8 @@ struct resolver {
 	struct kernel *kernel;
 	struct modules *modules;  /* NULL when module symbols cannot be read */
 	struct btf_info *btf;     /* NULL when the dump has no usable BTF */
+	/* What ended the resolving: no memory, too much to erase. */
+	struct mdf_error *fatal;
 	/* Every symbol's address, sorted, once next_symbol() needs them. */
 	uint64_t *addrs;
 	size_t nr_addrs, cap_addrs;
@@ -786,7 +786,7 @@ struct resolver {
 	bool warned;
 	size_t erasures;
 	struct guess *guesses;
-	size_t nr_guesses;
+	size_t nr_guesses, cap_guesses;
 };
 
 static void warn(struct resolver *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -818,21 +818,23 @@ static const char *prefix(const struct expr *e, size_t n, char *buf, size_t len)
 
 static int read_pointer(struct resolver *r, uint64_t addr, const char *what, uint64_t *value)
 {
-	int err = mem_read_u64(r->mem, addr, value);
+	struct mdf_error *err = mem_read_u64(r->mem, addr, value);
 
 	if (err)
-		warn(r, "cannot read the pointer %s at 0x%" PRIx64 ": %s", what, addr, mdf_strerror(err));
-	return err;
+		warn(r, "cannot read the pointer %s at 0x%" PRIx64 ": %s", what, addr, mdf_error_text(err));
+	return mdf_error_drop(err);
 }
 
 /* A type by name, in the section's module first, then vmlinux and the other modules. */
 static int lookup(struct resolver *r, const char *name, struct btf_info_result *res)
 {
-	int err = btf_info_lookup(r->btf, r->module, name, res);
+	struct mdf_error *err = btf_info_lookup(r->btf, r->module, name, res);
 
-	if (err == -ENOENT && r->module)
+	if (err && err->code == -ENOENT && r->module) {
+		mdf_error_free(err);
 		err = btf_info_lookup(r->btf, NULL, name, res);
-	return err;
+	}
+	return mdf_error_drop(err);
 }
 
 static int lookup_type(struct resolver *r, const char *name, struct ctype *t)
@@ -850,14 +852,14 @@ static int lookup_type(struct resolver *r, const char *name, struct ctype *t)
 	return 0;
 }
 
-static int add_module_address(void *ctx, const struct ksym *sym)
+static struct mdf_error *add_module_address(void *ctx, const struct ksym *sym)
 {
 	struct resolver *r = ctx;
 
 	if (vec_reserve(r->addrs, &r->cap_addrs, r->nr_addrs, 1))
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	r->addrs[r->nr_addrs++] = sym->addr;
-	return 0;
+	return NULL;
 }
 
 static int compare_addrs(const void *a, const void *b)
@@ -875,11 +877,12 @@ static bool sorted_addresses(struct resolver *r)
 	if (r->addrs_tried)
 		return r->addrs != NULL;
 	r->addrs_tried = true;
-	if (kernel_kallsyms(r->kernel, &ks) || vec_reserve(r->addrs, &r->cap_addrs, 0, kallsyms_count(ks)))
+	if (mdf_error_drop(kernel_kallsyms(r->kernel, &ks)) ||
+	    vec_reserve(r->addrs, &r->cap_addrs, 0, kallsyms_count(ks)))
 		return false;
 	r->nr_addrs = kallsyms_count(ks);
-	if (kallsyms_addresses(ks, r->addrs) ||
-	    (r->modules && modules_for_each_symbol(r->modules, add_module_address, r))) {
+	if (mdf_error_drop(kallsyms_addresses(ks, r->addrs)) ||
+	    (r->modules && mdf_error_drop(modules_for_each_symbol(r->modules, add_module_address, r)))) {
 		free(r->addrs);
 		r->addrs = NULL;
 		r->nr_addrs = 0;
@@ -917,7 +920,8 @@ static bool guess_type(struct resolver *r, uint64_t size, const char *member, st
 	const struct btf *btf;
 	const char *found = NULL;
 
-	if (btf_info_scope_btf(r->btf, r->module, &btf) && btf_info_scope_btf(r->btf, NULL, &btf))
+	if (mdf_error_drop(btf_info_scope_btf(r->btf, r->module, &btf)) &&
+	    mdf_error_drop(btf_info_scope_btf(r->btf, NULL, &btf)))
 		return false;
 	for (uint32_t id = 1; id < btf__type_cnt(btf); id++) {
 		const struct btf_type *bt = btf__type_by_id(btf, id);
@@ -947,7 +951,7 @@ static bool guess_type(struct resolver *r, uint64_t size, const char *member, st
 static void remembered_guess(struct resolver *r, const struct expr *e, uint64_t room, struct value *v)
 {
 	const char *member = e->nr_names > 1 ? e->names[1] : NULL;
-	struct guess *g, *grown, scratch;
+	struct guess *g, scratch;
 	char key[256], label[128];
 
 	snprintf(key, sizeof(key), "%s:%s.%s", r->module ? r->module : "", e->names[0],
@@ -960,12 +964,10 @@ static void remembered_guess(struct resolver *r, const struct expr *e, uint64_t 
 		}
 	}
 	g = &scratch;
-	grown = realloc(r->guesses, (r->nr_guesses + 1) * sizeof(*grown));
-	if (grown) {
-		r->guesses = grown;
-		grown[r->nr_guesses].key = strdup(key);
-		if (grown[r->nr_guesses].key)
-			g = &grown[r->nr_guesses++];
+	if (!vec_reserve(r->guesses, &r->cap_guesses, r->nr_guesses, 1)) {
+		r->guesses[r->nr_guesses].key = strdup(key);
+		if (r->guesses[r->nr_guesses].key)
+			g = &r->guesses[r->nr_guesses++];
 	}
 	g->typed = guess_type(r, room, member, &g->type);
 	v->typed = g->typed;
@@ -1024,8 +1026,8 @@ static int symbol_value(struct resolver *r, const struct expr *e, struct value *
 	const char *name = e->names[0];
 	bool found;
 
-	found = (r->module && !kernel_symbol_address(r->kernel, r->module, name, &v->addr)) ||
-		!kernel_symbol_address(r->kernel, "vmlinux", name, &v->addr);
+	found = (r->module && !mdf_error_drop(kernel_symbol_address(r->kernel, r->module, name, &v->addr))) ||
+		!mdf_error_drop(kernel_symbol_address(r->kernel, "vmlinux", name, &v->addr));
 	if (!found) {
 		warn(r, "no symbol %s in the kallsyms of %s%s", name, r->module ? r->module : "vmlinux",
 		     r->module ? " or vmlinux" : "");
@@ -1134,6 +1136,7 @@ static uint64_t string_length(struct resolver *r, uint64_t addr)
 static int eval_size(struct resolver *r, const struct erase_cmd *c, uint64_t *size)
 {
 	unsigned char bytes[8] = { 0 };
+	struct mdf_error *read_err;
 	struct value v;
 	uint64_t n, value = 0;
 	int err = eval(r, &c->size_expr, NULL, &v);
@@ -1148,11 +1151,11 @@ static int eval_size(struct resolver *r, const struct erase_cmd *c, uint64_t *si
 		return -EINVAL;
 	}
 	n = type_size(v.type);
-	err = mem_read_virt(r->mem, v.addr, bytes, (size_t)n);
-	if (err) {
+	read_err = mem_read_virt(r->mem, v.addr, bytes, (size_t)n);
+	if (read_err) {
 		warn(r, "cannot read the size %s at 0x%" PRIx64 ": %s", c->size_expr.text, v.addr,
-		     mdf_strerror(err));
-		return err;
+		     mdf_error_text(read_err));
+		return mdf_error_drop(read_err);
 	}
 	/* The dumped machine is little-endian, as this program's readers assume. */
 	for (uint64_t i = n; i-- > 0;)
@@ -1176,9 +1179,10 @@ static int add_erasure(struct resolver *r, const struct erase_cmd *c, uint32_t e
 	if (!err)
 		err = erase_set_add_virt(r->set, r->mem, sample, addr, len);
 	if (err == -ENOMEM || err == -E2BIG) {
-		msg_error("%s:%u: %s", r->cfg->path, r->line,
-			  err == -ENOMEM ? "no memory for the bytes to erase"
-					 : "more pieces to erase than makedumpfile keeps (a page each)");
+		if (!r->fatal)
+			r->fatal = mdf_error(err, "%s:%u: %s", r->cfg->path, r->line, err == -ENOMEM
+					     ? "no memory for the bytes to erase"
+					     : "more pieces to erase than makedumpfile keeps (a page each)");
 		return err;
 	}
 	if (err) {
@@ -1297,50 +1301,12 @@ static int run_body(struct loop_run *lr, uint64_t addr, struct ctype type)
 	return 0;
 }
 
-static int list_element(uint64_t node, void *arg)
+static struct mdf_error *list_element(uint64_t node, void *arg)
 {
 	struct loop_run *lr = arg;
+	int stop = run_body(lr, node - lr->offset, lr->element);
 
-	return run_body(lr, node - lr->offset, lr->element);
-}
-
-/* A set of addresses, to end a list that comes back to an element. */
-struct seen {
-	uint64_t *slots;
-	size_t mask, count;
-};
-
-/* 1 when @addr was seen before, 0 when it was added, -ENOMEM. */
-static int seen_add(struct seen *s, uint64_t addr)
-{
-	size_t i;
-
-	if (2 * (s->count + 1) > s->mask + 1 || !s->slots) {
-		size_t cap = s->slots ? 2 * (s->mask + 1) : 1024;
-		uint64_t *slots = calloc(cap, sizeof(*slots));
-
-		if (!slots)
-			return -ENOMEM;
-		for (i = 0; s->slots && i <= s->mask; i++) {
-			size_t j = (size_t)(s->slots[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-
-			if (!s->slots[i])
-				continue;
-			while (slots[j])
-				j = (j + 1) & (cap - 1);
-			slots[j] = s->slots[i];
-		}
-		free(s->slots);
-		s->slots = slots;
-		s->mask = cap - 1;
-	}
-	for (i = (size_t)(addr * 0x9e3779b97f4a7c15ull >> 20) & s->mask; s->slots[i];
-	     i = (i + 1) & s->mask)
-		if (s->slots[i] == addr)
-			return 1;
-	s->slots[i] = addr;
-	s->count++;
-	return 0;
+	return stop ? mdf_error_code(stop) : NULL;
 }
 
 /* for ID in ARRAY: each element, or each non-NULL pointer of an array of pointers. */
@@ -1398,7 +1364,7 @@ static int loop_within(struct loop_run *lr, const struct value *list)
 	 * one (upstream's "head.next"), whose value is the first element, as
 	 * the anchor's next is.
 	 */
-	walk_list(&r->walk, list->addr, MAX_ELEMENTS, list_element, lr);
+	mdf_error_free(walk_list(&r->walk, list->addr, MAX_ELEMENTS, list_element, lr));
 	return lr->fatal;
 }
 
@@ -1409,7 +1375,7 @@ static int loop_via(struct loop_run *lr, const struct value *list)
 	const struct loop *l = lr->loop;
 	const char *next_name = l->kind == LOOP_VIA ? l->member : "next";
 	struct ctype element = is_ptr(list->type) ? pointee(list->type) : strip(list->type);
-	struct seen seen = { 0 };
+	struct addr_set seen = { 0 };
 	uint64_t bits, cur = list->addr, first;
 	uint32_t type, bitfield;
 
@@ -1429,7 +1395,7 @@ static int loop_via(struct loop_run *lr, const struct value *list)
 		return 0;
 	/* Upstream's ends: a NULL link, or one back to the first element. */
 	for (first = cur; cur;) {
-		int rc = seen_add(&seen, cur);
+		int rc = addr_set_add(&seen, cur);
 
 		if (rc < 0)
 			lr->fatal = rc;
@@ -1440,7 +1406,7 @@ static int loop_via(struct loop_run *lr, const struct value *list)
 		    cur == first)
 			break;
 	}
-	free(seen.slots);
+	addr_set_free(&seen);
 	return lr->fatal;
 }
 
@@ -1502,27 +1468,27 @@ out:
 	return err;
 }
 
-int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct kernel *kernel,
-			 struct erase_set *set)
+struct mdf_error *erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct kernel *kernel,
+				       struct erase_set *set)
 {
 	struct resolver r = { .cfg = cfg, .mem = mem, .kernel = kernel, .set = set };
-	struct kallsyms *ks;
 	size_t skipped_section = SIZE_MAX;
 	uint64_t before = erase_set_bytes(set);
+	struct mdf_error *error;
+	struct kallsyms *ks;
 	int err = 0;
 
 	/* Module symbols when there are any: the kernel's alone otherwise. */
-	if (kernel_modules(kernel, &r.modules) && (err = kernel_kallsyms(kernel, &ks))) {
-		msg_error("%s: the dump's kallsyms are needed to resolve the filter config", cfg->path);
-		return err;
-	}
-	if (kernel_btf(kernel, &r.btf)) {
+	if (mdf_error_drop(kernel_modules(kernel, &r.modules)) && (error = kernel_kallsyms(kernel, &ks)))
+		return mdf_error_wrap(error, "%s: the dump's kallsyms are needed to resolve the filter config",
+				      cfg->path);
+	if (mdf_error_drop(kernel_btf(kernel, &r.btf))) {
 		msg_warn("%s: without the dump's BTF, only commands that give the size of a symbol "
 			 "(erase SYMBOL size N) can be resolved", cfg->path);
 		r.btf = NULL;
 	}
-	if (kernel_symbol_address(kernel, "vmlinux", "__per_cpu_start", &r.percpu_start) ||
-	    kernel_symbol_address(kernel, "vmlinux", "__per_cpu_end", &r.percpu_end))
+	if (mdf_error_drop(kernel_symbol_address(kernel, "vmlinux", "__per_cpu_start", &r.percpu_start)) ||
+	    mdf_error_drop(kernel_symbol_address(kernel, "vmlinux", "__per_cpu_end", &r.percpu_end)))
 		r.percpu_start = r.percpu_end = 0;
 	r.walk = (struct walk_ctx){ .mem = mem, .kernel = kernel };
 	for (size_t i = 0; i < cfg->nr_stmts; i++) {
@@ -1547,11 +1513,8 @@ int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, str
 			if (!err)
 				err = erase_cmd(&r, &s->cmd, entry);
 		}
-		if (err) {
-			if (err == -ENOMEM)
-				msg_error("%s:%u: no memory to resolve the filter config", cfg->path, s->line);
+		if (err)
 			break;
-		}
 	}
 	if (!err)
 		msg_info("%s: %zu commands erase %" PRIu64 " bytes in %zu places", cfg->path,
@@ -1560,5 +1523,9 @@ int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, str
 		free(r.guesses[i].key);
 	free(r.guesses);
 	free(r.addrs);
-	return err;
+	if (r.fatal || !err)
+		return r.fatal;
+	if (err == -ENOMEM)
+		return mdf_error(err, "%s:%u: no memory to resolve the filter config", cfg->path, r.line);
+	return mdf_error_code(err);
 }

@@ -33,13 +33,14 @@ struct erase_config;
 struct erase_set;
 struct memory;
 struct kernel;
+struct mdf_error;
 
 /*
  * Reads and parses @path.  Syntax errors are fatal: the first one is
  * reported as "PATH:LINE: ..." and returns -EINVAL (a dump must not be
  * written with less erased than its config asks).
  */
-int erase_config_load(const char *path, struct erase_config **out);
+struct mdf_error *erase_config_load(const char *path, struct erase_config **out);
 void erase_config_free(struct erase_config *cfg);
 
 /*
@@ -50,7 +51,7 @@ void erase_config_free(struct erase_config *cfg);
  * go on, as upstream's do.  Returns 0, or a negative errno when the set
  * cannot grow (no memory, ERASE_MAX_PIECES).
  */
-int erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct kernel *kernel,
-			 struct erase_set *set);
+struct mdf_error *erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct kernel *kernel,
+				       struct erase_set *set);
 
 #endif

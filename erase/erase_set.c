@@ -12,25 +12,9 @@
 
 #include "erase/erase_set.h"
 #include "memory/reader.h"
+#include "util/error.h"
 #include "util/message.h"
-
-/* Grows an array of @size-byte elements to hold @count more. */
-static int reserve(void **array, size_t *cap, size_t nr, size_t count, size_t size)
-{
-	size_t capacity = *cap ? *cap : 16;
-	void *grown;
-
-	if (nr + count <= *cap)
-		return 0;
-	while (capacity < nr + count)
-		capacity *= 2;
-	grown = realloc(*array, capacity * size);
-	if (!grown)
-		return -ENOMEM;
-	*array = grown;
-	*cap = capacity;
-	return 0;
-}
+#include "util/vec.h"
 
 void erase_set_init(struct erase_set *set, uint32_t page_size, uint64_t max_pfn)
 {
@@ -57,8 +41,7 @@ int erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint3
 
 	if (set->nr_entries >= UINT32_MAX)
 		return -E2BIG;
-	err = reserve((void **)&set->entries, &set->cap_entries, set->nr_entries, 1,
-		      sizeof(*set->entries));
+	err = vec_reserve(set->entries, &set->cap_entries, set->nr_entries, 1);
 	if (err)
 		return err;
 	copy = strdup(text);
@@ -78,8 +61,7 @@ int erase_set_sample(struct erase_set *set, uint32_t entry, uint32_t *sample)
 	/* Each sample needs a piece at least: the pieces' bound is the samples'. */
 	if (set->nr_samples >= ERASE_MAX_PIECES)
 		return -E2BIG;
-	err = reserve((void **)&set->samples, &set->cap_samples, set->nr_samples, 1,
-		      sizeof(*set->samples));
+	err = vec_reserve(set->samples, &set->cap_samples, set->nr_samples, 1);
 	if (err)
 		return err;
 	set->samples[set->nr_samples] = (struct erase_sample){ entry, 0 };
@@ -95,8 +77,7 @@ static int reserve_pieces(struct erase_set *set, uint64_t addr, uint64_t len)
 
 	if (count > ERASE_MAX_PIECES - set->nr_pieces)
 		return -E2BIG;
-	return reserve((void **)&set->pieces, &set->cap_pieces, set->nr_pieces, (size_t)count,
-		       sizeof(*set->pieces));
+	return vec_reserve(set->pieces, &set->cap_pieces, set->nr_pieces, (size_t)count);
 }
 
 static void add_piece(struct erase_set *set, uint32_t sample, uint64_t paddr, uint32_t len)
@@ -148,7 +129,7 @@ int erase_set_add_virt(struct erase_set *set, struct memory *mem, uint32_t sampl
 		uint32_t n = (uint32_t)(len < room ? len : room);
 		uint64_t paddr;
 
-		err = mem_vtop(mem, vaddr, &paddr);
+		err = mdf_error_drop(mem_vtop(mem, vaddr, &paddr));
 		if (!err && (paddr >= limit || n > limit - paddr))
 			err = -ERANGE;
 		if (!err)
@@ -234,7 +215,7 @@ static int append(struct text *t, const char *fmt, ...)
 			return -EINVAL;
 		if (t->len + (size_t)n < t->cap)
 			break;
-		if (reserve((void **)&t->buf, &t->cap, t->len, (size_t)n + 1, 1))
+		if (vec_reserve(t->buf, &t->cap, t->len, (size_t)n + 1))
 			return -ENOMEM;
 	}
 	t->len += (size_t)n;

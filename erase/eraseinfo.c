@@ -16,44 +16,43 @@
 #define ERASEINFO_HEADER_VERSION 5
 
 /* A copy of the note's @size bytes, NUL-terminated; its length stops at the padding. */
-static int copy_text(const void *data, size_t size, char **text, size_t *len)
+static struct mdf_error *copy_text(const void *data, size_t size, char **text, size_t *len)
 {
 	char *copy = malloc(size + 1);
 
 	if (!copy)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	memcpy(copy, data, size);
 	copy[size] = '\0';
 	*text = copy;
 	*len = strlen(copy);
-	return 0;
+	return NULL;
 }
 
-static int read_kdump(struct dump_input *in, char **text, size_t *len)
+static struct mdf_error *read_kdump(struct dump_input *in, char **text, size_t *len)
 {
 	struct kdump_sub_header sh;
 	uint64_t offset, size;
 	char *buf;
-	int err;
+	struct mdf_error *err;
 
 	if (in->kdump->header_version < ERASEINFO_HEADER_VERSION)
-		return 0;
+		return NULL;
 	err = input_pread(in, &sh, sizeof(sh), in->page_size, "the kdump sub header");
 	if (err)
 		return err;
 	offset = le64toh(sh.offset_eraseinfo);
 	size = le64toh(sh.size_eraseinfo);
 	if (!size)
-		return 0;
-	if (size > ERASEINFO_MAX_SIZE || offset > in->file_size || size > in->file_size - offset) {
-		msg_error("%s: the sub header's offset_eraseinfo 0x%" PRIx64 " and size_eraseinfo %"
-			  PRIu64 " are not inside the file (size %" PRIu64 ")", in->path, offset, size,
-			  in->file_size);
-		return -MDF_ECORRUPT;
-	}
+		return NULL;
+	if (size > ERASEINFO_MAX_SIZE || offset > in->file_size || size > in->file_size - offset)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: the sub header's offset_eraseinfo 0x%" PRIx64 " and size_eraseinfo %"
+				 PRIu64 " are not inside the file (size %" PRIu64 ")", in->path, offset, size,
+				 in->file_size);
 	buf = malloc((size_t)size + 1);
 	if (!buf)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	err = input_pread(in, buf, (size_t)size, offset, "the erase information");
 	if (err) {
 		free(buf);
@@ -62,11 +61,11 @@ static int read_kdump(struct dump_input *in, char **text, size_t *len)
 	buf[size] = '\0';
 	*text = buf;
 	*len = strlen(buf);
-	return 0;
+	return NULL;
 }
 
 /* The ERASEINFO note among the input's notes (whose layout the input checked). */
-static int read_elf(struct dump_input *in, char **text, size_t *len)
+static struct mdf_error *read_elf(struct dump_input *in, char **text, size_t *len)
 {
 	struct elf_note note;
 	size_t pos = 0;
@@ -75,10 +74,10 @@ static int read_elf(struct dump_input *in, char **text, size_t *len)
 	       !elf_note_is_padding(&note))
 		if (note.type == 0 && elf_note_named(&note, ERASEINFO_NOTE_NAME))
 			return copy_text(note.desc, note.desc_size, text, len);
-	return 0;
+	return NULL;
 }
 
-int eraseinfo_read(struct dump_input *in, char **text, size_t *len)
+struct mdf_error *eraseinfo_read(struct dump_input *in, char **text, size_t *len)
 {
 	*text = NULL;
 	*len = 0;

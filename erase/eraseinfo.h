@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 struct dump_input;
+struct mdf_error;
 
 #define ERASEINFO_NOTE_NAME "ERASEINFO"
 /* A bound for a corrupt header: a line per erasure of a million erasures. */
@@ -30,6 +31,6 @@ struct dump_input;
  * none.  An offset or size that the file cannot hold is reported, with
  * the file's name, and is -MDF_ECORRUPT.
  */
-int eraseinfo_read(struct dump_input *in, char **text, size_t *len);
+struct mdf_error *eraseinfo_read(struct dump_input *in, char **text, size_t *len);
 
 #endif

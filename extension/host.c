@@ -34,7 +34,9 @@
 #include "extension/runtime.h"
 #include "makedumpfile-extension.h"
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
 #include "util/message.h"
+#include "util/vec.h"
 
 #define MESSAGE_MAGIC 0x6d646678u   /* "mdfx" */
 /* A million ranges is far more than any filter needs; more is a runaway. */
@@ -79,24 +81,22 @@ struct message_body {
 	struct message_piece *pieces;
 };
 
-int extension_parse_arg(const char *text, struct extension_arg *arg)
+struct mdf_error *extension_parse_arg(const char *text, struct extension_arg *arg)
 {
 	const char *colon = strchr(text, ':');
 	const char *equals = colon ? strchr(colon, '=') : NULL;
 
-	if (!colon || colon == text || !equals || equals == colon + 1) {
-		msg_error("--extension-arg \"%s\" is not NAME:KEY=VALUE", text);
-		return -EINVAL;
-	}
+	if (!colon || colon == text || !equals || equals == colon + 1)
+		return mdf_error(-EINVAL, "--extension-arg \"%s\" is not NAME:KEY=VALUE", text);
 	arg->extension = strndup(text, (size_t)(colon - text));
 	arg->key = strndup(colon + 1, (size_t)(equals - colon - 1));
 	arg->value = equals + 1;
 	if (!arg->extension || !arg->key) {
 		free((char *)arg->extension);
 		free((char *)arg->key);
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	}
-	return 0;
+	return NULL;
 }
 
 void extension_args_free(struct extension_arg *args, size_t count)
@@ -108,20 +108,16 @@ void extension_args_free(struct extension_arg *args, size_t count)
 	free(args);
 }
 
-/* Owned by root or by us, not writable by group or others. */
-static bool trusted(const struct stat *st, char *why, size_t len)
+/* Owned by root or by us, not writable by group or others: NULL, or why not. */
+static struct mdf_error *check_trusted(const struct stat *st)
 {
-	if (st->st_uid != 0 && st->st_uid != geteuid()) {
-		snprintf(why, len, "owned by uid %u, neither root nor the user running makedumpfile",
-			 (unsigned int)st->st_uid);
-		return false;
-	}
-	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(why, len, "writable by %s (mode %04o)",
-			 st->st_mode & S_IWOTH ? "others" : "its group", (unsigned int)(st->st_mode & 07777));
-		return false;
-	}
-	return true;
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return mdf_error(-EPERM, "owned by uid %u, neither root nor the user running makedumpfile",
+				 (unsigned int)st->st_uid);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return mdf_error(-EPERM, "writable by %s (mode %04o)", st->st_mode & S_IWOTH ? "others" : "its group",
+				 (unsigned int)(st->st_mode & 07777));
+	return NULL;
 }
 
 static int compare_names(const void *a, const void *b)
@@ -129,67 +125,68 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void free_names(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* The *.so names of @dir, sorted; none when the directory does not exist. */
-static int list_extensions(const char *dir, char ***names, size_t *count)
+static struct mdf_error *list_extensions(const char *dir, char ***names, size_t *count)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **list = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 
 	*names = NULL;
 	*count = 0;
 	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+		return errno == ENOENT ? NULL : mdf_error_code(-errno);
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		char **grown;
 
 		if (len < 4 || strcmp(e->d_name + len - 3, ".so"))
 			continue;
-		grown = realloc(list, (n + 1) * sizeof(*list));
-		if (!grown || !(grown[n] = strdup(e->d_name))) {
-			free(grown ? grown : list);
+		if (vec_reserve(list, &cap, n, 1) || !(list[n] = strdup(e->d_name))) {
+			free_names(list, n);
 			closedir(d);
-			return -ENOMEM;
+			return &mdf_error_enomem;
 		}
-		list = grown;
 		n++;
 	}
 	closedir(d);
-	qsort(list, n, sizeof(*list), compare_names);
+	if (n > 1)
+		qsort(list, n, sizeof(*list), compare_names);
 	*names = list;
 	*count = n;
-	return 0;
+	return NULL;
 }
 
 /*
  * Whether @path may be loaded: it resolves inside @real_dir and is a
- * trusted regular file.  On refusal, @why says why.
+ * trusted regular file.  NULL, or why not.
  */
-static bool file_trusted(const char *path, const char *real_dir, char *why, size_t len)
+static struct mdf_error *check_file(const char *path, const char *real_dir)
 {
-	char real[PATH_MAX];
+	char *real = realpath(path, NULL);
 	size_t dir_len = strlen(real_dir);
+	struct mdf_error *err;
 	struct stat st;
 
-	if (!realpath(path, real)) {
-		snprintf(why, len, "cannot resolve it: %s", strerror(errno));
-		return false;
-	}
-	if (strncmp(real, real_dir, dir_len) || real[dir_len] != '/' || strchr(real + dir_len + 1, '/')) {
-		snprintf(why, len, "it leads to %s, outside the extensions directory", real);
-		return false;
-	}
-	if (stat(real, &st) < 0) {
-		snprintf(why, len, "cannot stat it: %s", strerror(errno));
-		return false;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, len, "not a regular file");
-		return false;
-	}
-	return trusted(&st, why, len);
+	if (!real)
+		return mdf_error(-errno, "cannot resolve it: %s", strerror(errno));
+	if (strncmp(real, real_dir, dir_len) || real[dir_len] != '/' || strchr(real + dir_len + 1, '/'))
+		err = mdf_error(-EPERM, "it leads to %s, outside the extensions directory", real);
+	else if (stat(real, &st) < 0)
+		err = mdf_error(-errno, "cannot stat it: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		err = mdf_error(-EPERM, "not a regular file");
+	else
+		err = check_trusted(&st);
+	free(real);
+	return err;
 }
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -341,24 +338,21 @@ static int read_by(int fd, void *buf, size_t len, const struct timespec *deadlin
 	return 0;
 }
 
-/* Why a child ended without a complete message. */
-static void describe_end(pid_t pid, int err, unsigned int timeout, char *why, size_t len)
+/* Why a child ended without a complete message (@code: how reading it failed). */
+static struct mdf_error *describe_end(pid_t pid, int code, unsigned int timeout)
 {
 	int status;
 
-	if (err == -ETIMEDOUT) {
+	if (code == -ETIMEDOUT) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
-		snprintf(why, len, "did not finish within %u s (killed)", timeout);
-		return;
+		return mdf_error(code, "did not finish within %u s (killed)", timeout);
 	}
 	if (waitpid(pid, &status, 0) < 0)
-		snprintf(why, len, "lost: %s", strerror(errno));
-	else if (WIFSIGNALED(status))
-		snprintf(why, len, "crashed (signal %d, %s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		snprintf(why, len, "exited with status %d before reporting its ranges",
-			 WEXITSTATUS(status));
+		return mdf_error(-errno, "lost: %s", strerror(errno));
+	if (WIFSIGNALED(status))
+		return mdf_error(-ECHILD, "crashed (signal %d, %s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return mdf_error(-ECHILD, "exited with status %d before reporting its ranges", WEXITSTATUS(status));
 }
 
 static bool header_sane(const struct message_header *h)
@@ -401,9 +395,9 @@ static int read_body(int fd, const struct message_header *h, const struct timesp
 	return err;
 }
 
-/* Says in @why what makes the message unusable; leaves it empty when all is well. */
-static void check_body(const struct message_header *h, const struct message_body *b,
-		       const struct extension_env *env, char *why, size_t len)
+/* What makes the message unusable, or NULL when all is well. */
+static struct mdf_error *check_body(const struct message_header *h, const struct message_body *b,
+				    const struct extension_env *env)
 {
 	uint32_t names = 0;
 	bool empty = false;
@@ -411,12 +405,10 @@ static void check_body(const struct message_header *h, const struct message_body
 	for (uint32_t i = 0; i < h->nr_ranges; i++) {
 		const struct message_range *r = &b->ranges[i];
 
-		if (r->start >= env->max_pfn || r->count > env->max_pfn - r->start) {
-			snprintf(why, len, "registered pfns 0x%" PRIx64 "-0x%" PRIx64
-				 " beyond the dump's last pfn 0x%" PRIx64, r->start,
-				 r->start + r->count - 1, env->max_pfn - 1);
-			return;
-		}
+		if (r->start >= env->max_pfn || r->count > env->max_pfn - r->start)
+			return mdf_error(-ERANGE, "registered pfns 0x%" PRIx64 "-0x%" PRIx64
+					 " beyond the dump's last pfn 0x%" PRIx64, r->start,
+					 r->start + r->count - 1, env->max_pfn - 1);
 	}
 	/* The WHATs: nr_entries non-empty strings, each NUL-terminated. */
 	for (uint32_t i = 0; i < h->entries_len; i++) {
@@ -425,29 +417,23 @@ static void check_body(const struct message_header *h, const struct message_body
 		names++;
 		empty |= i == 0 || !b->entries[i - 1];
 	}
-	if (empty || names != h->nr_entries || (h->entries_len && b->entries[h->entries_len - 1])) {
-		snprintf(why, len, "sent a malformed erase request (%" PRIu32 " names)", h->nr_entries);
-		return;
-	}
-	for (uint32_t i = 0; i < h->nr_samples; i++) {
-		if (b->samples[i] >= h->nr_entries) {
-			snprintf(why, len, "sent a malformed erase request (sample %" PRIu32 ")", i);
-			return;
-		}
-	}
+	if (empty || names != h->nr_entries || (h->entries_len && b->entries[h->entries_len - 1]))
+		return mdf_error(-EBADMSG, "sent a malformed erase request (%" PRIu32 " names)", h->nr_entries);
+	for (uint32_t i = 0; i < h->nr_samples; i++)
+		if (b->samples[i] >= h->nr_entries)
+			return mdf_error(-EBADMSG, "sent a malformed erase request (sample %" PRIu32 ")", i);
 	for (uint32_t i = 0; i < h->nr_pieces; i++) {
 		const struct message_piece *p = &b->pieces[i];
 
 		if (p->sample >= h->nr_samples || !p->len || p->paddr % env->page_size + p->len >
-		    env->page_size || p->paddr / env->page_size >= env->max_pfn) {
-			snprintf(why, len, "asked to erase %" PRIu32 " bytes at physical address 0x%"
-				 PRIx64 ", not inside one page of the dump", p->len, p->paddr);
-			return;
-		}
+		    env->page_size || p->paddr / env->page_size >= env->max_pfn)
+			return mdf_error(-ERANGE, "asked to erase %" PRIu32 " bytes at physical address 0x%"
+					 PRIx64 ", not inside one page of the dump", p->len, p->paddr);
 	}
 	if (env->erase && h->nr_pieces > ERASE_MAX_PIECES - env->erase->nr_pieces)
-		snprintf(why, len, "asked to erase %" PRIu32 " more pieces of pages than the %u "
-			 "makedumpfile keeps in all", h->nr_pieces, ERASE_MAX_PIECES);
+		return mdf_error(-ENOSPC, "asked to erase %" PRIu32 " more pieces of pages than the %u "
+				 "makedumpfile keeps in all", h->nr_pieces, ERASE_MAX_PIECES);
+	return NULL;
 }
 
 /*
@@ -500,76 +486,82 @@ out:
 /*
  * The parent's side of one extension: its ranges go to @keep and
  * @discard, its erasures to env->erase, only when the whole message
- * arrived and every range lies in the dump.
+ * arrived and every range lies in the dump.  An extension that fails is
+ * out->problem; the error returned is makedumpfile's own (no memory).
  */
-static int collect(int fd, pid_t pid, const struct extension_options *opt, const struct extension_env *env,
-		   struct extension_outcome *out, struct pfn_ranges *keep, struct pfn_ranges *discard)
+static struct mdf_error *collect(int fd, pid_t pid, const struct extension_options *opt,
+				 const struct extension_env *env, struct extension_outcome *out,
+				 struct pfn_ranges *keep, struct pfn_ranges *discard)
 {
 	struct message_header h;
 	struct message_body body = { 0 };
+	struct mdf_error *problem = NULL, *err = NULL;
 	struct timespec deadline;
-	char why[MAX_TEXT + 128] = "";
 	struct rusage usage;
-	int err, status;
+	int code, status;
 
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += opt->timeout;
-	err = read_by(fd, &h, sizeof(h), &deadline);
-	if (!err && !header_sane(&h)) {
-		snprintf(why, sizeof(why), "sent a malformed report (%u ranges)", h.nr_ranges);
+	code = read_by(fd, &h, sizeof(h), &deadline);
+	if (!code && !header_sane(&h)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
+		problem = mdf_error(-EBADMSG, "sent a malformed report (%u ranges)", h.nr_ranges);
 		goto failed;
 	}
-	if (!err) {
+	if (!code) {
 		char text[MAX_TEXT + 1];
 
-		err = read_by(fd, text, h.text_len, &deadline);
-		text[err ? 0 : h.text_len] = '\0';
-		if (!err)
-			err = read_body(fd, &h, &deadline, &body);
-		if (err == -ENOMEM) {
+		code = read_by(fd, text, h.text_len, &deadline);
+		text[code ? 0 : h.text_len] = '\0';
+		if (!code)
+			code = read_body(fd, &h, &deadline, &body);
+		if (code == -ENOMEM) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
+			err = &mdf_error_enomem;
 			goto out;
 		}
-		if (!err && h.status) {
-			snprintf(why, sizeof(why), "%s", text);
+		if (!code && h.status) {
 			waitpid(pid, &status, 0);
+			problem = mdf_error(-ECANCELED, "%s", text);
 			goto failed;
 		}
 	}
-	if (err) {
-		describe_end(pid, err, opt->timeout, why, sizeof(why));
+	if (code) {
+		problem = describe_end(pid, code, opt->timeout);
 		goto failed;
 	}
 	if (wait4(pid, &status, 0, &usage) == pid)
 		out->child_cpu_ms = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
 				    (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
-	check_body(&h, &body, env, why, sizeof(why));
-	if (why[0])
+	problem = check_body(&h, &body, env);
+	if (problem)
 		goto failed;
-	err = pfn_ranges_reserve(keep, h.nr_ranges);
-	if (!err)
-		err = pfn_ranges_reserve(discard, h.nr_ranges);
-	for (uint32_t i = 0; i < h.nr_ranges && !err; i++) {
+	code = pfn_ranges_reserve(keep, h.nr_ranges);
+	if (!code)
+		code = pfn_ranges_reserve(discard, h.nr_ranges);
+	for (uint32_t i = 0; i < h.nr_ranges && !code; i++) {
 		const struct message_range *r = &body.ranges[i];
 
-		err = pfn_ranges_add(r->keep ? keep : discard, r->start, r->count);
+		code = pfn_ranges_add(r->keep ? keep : discard, r->start, r->count);
 		*(r->keep ? &out->keep_pages : &out->discard_pages) += r->count;
 	}
-	if (!err && h.nr_pieces && env->erase)
-		err = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
-	else if (!err && h.nr_pieces)
+	if (!code && h.nr_pieces && env->erase)
+		code = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
+	else if (!code && h.nr_pieces)
 		msg_warn("extension %s asked to erase data, but this run erases nothing: its erasures "
 			 "are dropped", out->name);
-	if (err)
-		goto out;
-	out->ok = true;
+	if (code)
+		err = mdf_error_wrap(mdf_error_code(code), "extension %s", out->name);
+	else
+		out->ok = true;
 	goto out;
 failed:
-	out->problem = strdup(why);
-	err = out->problem ? 0 : -ENOMEM;
+	out->problem = strdup(mdf_error_text(problem));
+	mdf_error_free(problem);
+	if (!out->problem)
+		err = &mdf_error_enomem;
 out:
 	free_body(&body);
 	return err;
@@ -584,24 +576,22 @@ static double cpu_ms_since(const struct timespec *start)
 	return (now.tv_sec - start->tv_sec) * 1e3 + (now.tv_nsec - start->tv_nsec) / 1e6;
 }
 
-static int run_one(const char *path, const char *name, const struct extension_options *opt,
-		   const struct extension_env *env, struct extension_outcome *out,
-		   struct pfn_ranges *keep, struct pfn_ranges *discard)
+static struct mdf_error *run_one(const char *path, const char *name, const struct extension_options *opt,
+				 const struct extension_env *env, struct extension_outcome *out,
+				 struct pfn_ranges *keep, struct pfn_ranges *discard)
 {
 	struct timespec start;
-	int fds[2], err;
+	struct mdf_error *err;
+	int fds[2];
 	pid_t pid;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		msg_error("cannot create a pipe for extension %s: %s", path, strerror(errno));
-		return -errno;
-	}
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return mdf_error(-errno, "cannot create a pipe for extension %s: %s", path, strerror(errno));
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		err = -errno;
-		msg_error("cannot fork for extension %s: %s", path, strerror(errno));
+		err = mdf_error(-errno, "cannot fork for extension %s: %s", path, strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return err;
@@ -617,35 +607,41 @@ static int run_one(const char *path, const char *name, const struct extension_op
 	return err;
 }
 
-int extensions_run(const struct extension_options *opt, const struct extension_env *env,
-		   struct pfn_ranges *keep, struct pfn_ranges *discard,
-		   struct extension_results *results)
+struct mdf_error *extensions_run(const struct extension_options *opt, const struct extension_env *env,
+				 struct pfn_ranges *keep, struct pfn_ranges *discard,
+				 struct extension_results *results)
 {
 	const char *dir = opt->dir ? opt->dir : EXTENSION_DIR;
-	char real_dir[PATH_MAX], why[PATH_MAX + 128] = "";
-	char **names = NULL;
+	struct mdf_error *err = NULL, *refusal;
+	char *real_dir = NULL, **names = NULL;
 	size_t count = 0;
 	bool prepared = false;
 	struct timespec start;
 	double children_ms = 0;
 	struct stat st;
-	int err;
 
 	memset(results, 0, sizeof(*results));
 	if (opt->disabled)
-		return 0;
+		return NULL;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-	err = list_extensions(dir, &names, &count);
-	if (err) {
+	refusal = list_extensions(dir, &names, &count);
+	if (refusal) {
 		msg_warn("cannot read the extensions directory %s: %s; no extension runs", dir,
-			 strerror(-err));
-		return 0;
+			 mdf_error_text(refusal));
+		mdf_error_free(refusal);
+		return NULL;
 	}
 	if (!count)
 		goto out;
-	if (!realpath(dir, real_dir) || stat(real_dir, &st) < 0 || !trusted(&st, why, sizeof(why))) {
+	real_dir = realpath(dir, NULL);
+	if (!real_dir || stat(real_dir, &st) < 0)
+		refusal = mdf_error_code(-errno);
+	else
+		refusal = check_trusted(&st);
+	if (refusal) {
 		msg_warn("extensions directory %s is not trusted (%s): no extension runs", dir,
-			 *why ? why : strerror(errno));
+			 mdf_error_text(refusal));
+		mdf_error_free(refusal);
 		goto out;
 	}
 	/*
@@ -654,44 +650,41 @@ int extensions_run(const struct extension_options *opt, const struct extension_e
 	 * reads only what its extension asks for.
 	 */
 	if (count > 1) {
-		err = extension_runtime_prepare(env);
-		if (err)
-			goto out;
+		extension_runtime_prepare(env);
 		prepared = true;
 	}
 	results->outcomes = calloc(count, sizeof(*results->outcomes));
 	if (!results->outcomes) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 		goto out;
 	}
 	for (size_t i = 0; i < count; i++) {
 		struct extension_outcome *o = &results->outcomes[results->count++];
-		size_t len = strlen(names[i]);
-		char path[PATH_MAX];
+		char *path;
 
-		o->name = strndup(names[i], len - 3);
-		if (!o->name) {
-			err = -ENOMEM;
+		o->name = strndup(names[i], strlen(names[i]) - 3);
+		if (!o->name || asprintf(&path, "%s/%s", real_dir, names[i]) < 0) {
+			err = &mdf_error_enomem;
 			goto out;
 		}
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", real_dir, names[i]) >= sizeof(path))
-			snprintf(why, sizeof(why), "its path is longer than %d bytes", PATH_MAX);
-		else if (file_trusted(path, real_dir, why, sizeof(why)))
-			why[0] = '\0';
-		if (why[0]) {
-			o->problem = strdup(why);
-			msg_warn("extension %s refused: %s", path, why);
-			continue;
+		refusal = check_file(path, real_dir);
+		if (refusal) {
+			o->problem = strdup(mdf_error_text(refusal));
+			msg_warn("extension %s refused: %s", path, mdf_error_text(refusal));
+			mdf_error_free(refusal);
+		} else {
+			err = run_one(path, o->name, opt, env, o, keep, discard);
 		}
-		err = run_one(path, o->name, opt, env, o, keep, discard);
-		if (err)
-			goto out;
-		if (o->ok) {
+		if (!refusal && !err && o->ok) {
 			msg_info("Loaded extension: %s", path);
 			msg_debug("extension %s: %.1f ms of CPU in its process, %.1f ms in makedumpfile's",
 				  o->name, o->child_cpu_ms, o->parent_cpu_ms);
-		} else
+		} else if (!refusal && !err) {
 			msg_warn("extension %s failed: %s; its page ranges are dropped", path, o->problem);
+		}
+		free(path);
+		if (err)
+			goto out;
 		children_ms += o->child_cpu_ms;
 	}
 	pfn_ranges_merge(keep);
@@ -702,9 +695,8 @@ out:
 	if (results->count)
 		msg_debug("extensions: %.1f ms of CPU in their processes, %.1f ms in makedumpfile's", children_ms,
 			  cpu_ms_since(&start));
-	for (size_t i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
+	free_names(names, count);
+	free(real_dir);
 	return err;
 }
 

@@ -23,6 +23,7 @@
 struct dump_input;
 struct erase_set;
 struct kernel;
+struct mdf_error;
 struct mem_map;
 struct memory;
 struct pfn_ranges;
@@ -83,17 +84,18 @@ struct extension_results {
 
 /*
  * Runs the extensions of the directory and adds their ranges to @keep and
- * @discard (merged on return), their erasures to env->erase (unsorted).  Only a failure of makedumpfile itself (no
- * memory, no fork) is an error: a failing extension is reported in
- * @results and in a message, and the dump goes on.
+ * @discard (merged on return), their erasures to env->erase (unsorted).
+ * Only a failure of makedumpfile itself (no memory, no fork) is an error:
+ * a failing extension is reported in @results and in a warning, and the
+ * dump goes on.
  */
-int extensions_run(const struct extension_options *opt, const struct extension_env *env,
-		   struct pfn_ranges *keep, struct pfn_ranges *discard,
-		   struct extension_results *results);
+struct mdf_error *extensions_run(const struct extension_options *opt, const struct extension_env *env,
+				 struct pfn_ranges *keep, struct pfn_ranges *discard,
+				 struct extension_results *results);
 void extension_results_free(struct extension_results *results);
 
-/* Parses NAME:KEY=VALUE (VALUE stays in @text); -EINVAL with a message when malformed. */
-int extension_parse_arg(const char *text, struct extension_arg *arg);
+/* Parses NAME:KEY=VALUE (VALUE stays in @text); -EINVAL when malformed. */
+struct mdf_error *extension_parse_arg(const char *text, struct extension_arg *arg);
 /* Frees what extension_parse_arg() allocated for @count args, and the array. */
 void extension_args_free(struct extension_arg *args, size_t count);
 

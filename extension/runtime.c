@@ -23,6 +23,7 @@
 #include "makedumpfile-extension.h"
 #include "memory/reader.h"
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
 #include "util/message.h"
 
 struct mdf_extension {
@@ -48,26 +49,36 @@ static struct mdf_extension runtime;
 
 /*
  * What every child would read the same way is read here once: the kernel's
- * symbol table, vmlinux's BTF and where the modules are.  A module's BTF stays for the children that
- * ask it.  extension_runtime_finish() lets the BTF go again: the parent
- * runs on without it.
+ * symbol table, vmlinux's BTF and where the modules are.  A module's BTF
+ * is left to the children that ask for it.  extension_runtime_finish()
+ * lets the BTF go again: the parent runs on without it.
  */
-int extension_runtime_prepare(const struct extension_env *env)
+void extension_runtime_prepare(const struct extension_env *env)
 {
 	struct kallsyms *ks;
 	struct btf_info *btf;
 	const struct btf *vmlinux;
 	struct modules *mods;
+	struct mdf_error *err;
 
-	if (kernel_kallsyms(env->kernel, &ks)) {
-		msg_warn("extensions will find no kernel symbols");
-		return 0;
+	err = kernel_kallsyms(env->kernel, &ks);
+	if (err) {
+		msg_warn("%s: extensions will find no kernel symbols", mdf_error_text(err));
+		mdf_error_free(err);
+		return;
 	}
-	if (kernel_btf(env->kernel, &btf) || btf_info_scope_btf(btf, "vmlinux", &vmlinux))
-		msg_warn("extensions will have no type information (BTF)");
-	else if (kernel_modules(env->kernel, &mods))
-		msg_warn("extensions will see the kernel's symbols only, not the modules'");
-	return 0;
+	err = kernel_btf(env->kernel, &btf);
+	if (!err)
+		err = btf_info_scope_btf(btf, "vmlinux", &vmlinux);
+	if (err) {
+		msg_warn("%s: extensions will have no type information (BTF)", mdf_error_text(err));
+		mdf_error_free(err);
+		return;
+	}
+	err = kernel_modules(env->kernel, &mods);
+	if (err)
+		msg_warn("%s: extensions will see the kernel's symbols only, not the modules'", mdf_error_text(err));
+	mdf_error_free(err);
 }
 
 void extension_runtime_finish(const struct extension_env *env)
@@ -136,24 +147,40 @@ void mdf_log(enum mdf_log_level level, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * What an mdf_*() call returns: 0, or the error's code after its message,
+ * which the extension cannot print itself (a plain reason such as a page
+ * the dump lacks has none: the extension knows what it was reading).
+ * @quiet drops the message of a "no such symbol or type" too: extensions
+ * ask for names that may not be there.
+ */
+static int api_result(struct mdf_error *err, bool quiet)
+{
+	if (!err)
+		return 0;
+	if (err->message && !(quiet && err->code == -ENOENT))
+		return mdf_error_print(err, false);
+	return mdf_error_drop(err);
+}
+
 int mdf_read_kvaddr(uint64_t vaddr, void *buf, size_t len)
 {
-	return mem_read_virt(runtime.env->mem, vaddr, buf, len);
+	return api_result(mem_read_virt(runtime.env->mem, vaddr, buf, len), false);
 }
 
 int mdf_read_paddr(uint64_t paddr, void *buf, size_t len)
 {
-	return mem_read_phys(runtime.env->mem, paddr, buf, len);
+	return api_result(mem_read_phys(runtime.env->mem, paddr, buf, len), false);
 }
 
 int mdf_read_u64(uint64_t vaddr, uint64_t *value)
 {
-	return mem_read_u64(runtime.env->mem, vaddr, value);
+	return api_result(mem_read_u64(runtime.env->mem, vaddr, value), false);
 }
 
 int mdf_read_u32(uint64_t vaddr, uint32_t *value)
 {
-	return mem_read_u32(runtime.env->mem, vaddr, value);
+	return api_result(mem_read_u32(runtime.env->mem, vaddr, value), false);
 }
 
 int mdf_read_string(uint64_t vaddr, char *buf, size_t size)
@@ -161,7 +188,7 @@ int mdf_read_string(uint64_t vaddr, char *buf, size_t size)
 	if (!size)
 		return -EINVAL;
 	for (size_t i = 0; i + 1 < size; i++) {
-		int err = mem_read_virt(runtime.env->mem, vaddr + i, &buf[i], 1);
+		int err = api_result(mem_read_virt(runtime.env->mem, vaddr + i, &buf[i], 1), false);
 
 		if (err)
 			return err;
@@ -174,12 +201,12 @@ int mdf_read_string(uint64_t vaddr, char *buf, size_t size)
 
 int mdf_kvtop(uint64_t vaddr, uint64_t *paddr)
 {
-	return mem_vtop(runtime.env->mem, vaddr, paddr);
+	return api_result(mem_vtop(runtime.env->mem, vaddr, paddr), false);
 }
 
 int mdf_symbol_addr(const char *module, const char *name, uint64_t *addr)
 {
-	return kernel_symbol_address(runtime.env->kernel, module, name, addr);
+	return api_result(kernel_symbol_address(runtime.env->kernel, module, name, addr), true);
 }
 
 int mdf_expect_kernel_symbols(const char *const *names, size_t nr)
@@ -187,15 +214,18 @@ int mdf_expect_kernel_symbols(const char *const *names, size_t nr)
 	for (size_t i = 0; i < nr; i++)
 		if (!names || !names[i] || !*names[i])
 			return -EINVAL;
-	return kernel_expect_symbols(runtime.env->kernel, names, nr);
+	return api_result(kernel_expect_symbols(runtime.env->kernel, names, nr), false);
 }
 
+/* A lookup in the dump's BTF: -ENOENT, unsaid, for a name it lacks. */
 static int lookup(const char *module, const char *path, struct btf_info_result *r)
 {
 	struct btf_info *btf;
-	int err = kernel_btf(runtime.env->kernel, &btf);
+	struct mdf_error *err = kernel_btf(runtime.env->kernel, &btf);
 
-	return err ? err : btf_info_lookup(btf, module, path, r);
+	if (!err)
+		err = btf_info_lookup(btf, module, path, r);
+	return api_result(err, true);
 }
 
 int mdf_type_size(const char *module, const char *type, uint64_t *size)
@@ -267,36 +297,102 @@ int mdf_pfn_to_page(uint64_t pfn, uint64_t *page)
 	return mem_map_pfn_to_page(runtime.env->mem_map, pfn, page);
 }
 
+/*
+ * The walkers take callbacks that return errors; an extension's return a
+ * number, whose non-zero value stops the walk and comes back as the
+ * walk's result.
+ */
+struct callback {
+	union {
+		int (*node)(uint64_t node, void *arg);
+		int (*range)(uint64_t first, uint64_t last, uint64_t entry, void *arg);
+		int (*index)(uint64_t index, uint64_t entry, void *arg);
+		int (*task)(const struct mdf_task *task, void *arg);
+		int (*vma)(const struct mdf_vma *vma, void *arg);
+	} fn;
+	void *arg;
+};
+
+static struct mdf_error *stop_at(int rc)
+{
+	return rc ? mdf_error_code(rc) : NULL;
+}
+
+static struct mdf_error *call_node(uint64_t node, void *arg)
+{
+	const struct callback *c = arg;
+
+	return stop_at(c->fn.node(node, c->arg));
+}
+
+static struct mdf_error *call_range(uint64_t first, uint64_t last, uint64_t entry, void *arg)
+{
+	const struct callback *c = arg;
+
+	return stop_at(c->fn.range(first, last, entry, c->arg));
+}
+
+static struct mdf_error *call_index(uint64_t index, uint64_t entry, void *arg)
+{
+	const struct callback *c = arg;
+
+	return stop_at(c->fn.index(index, entry, c->arg));
+}
+
+static struct mdf_error *call_task(const struct mdf_task *task, void *arg)
+{
+	const struct callback *c = arg;
+
+	return stop_at(c->fn.task(task, c->arg));
+}
+
+static struct mdf_error *call_vma(const struct mdf_vma *vma, void *arg)
+{
+	const struct callback *c = arg;
+
+	return stop_at(c->fn.vma(vma, c->arg));
+}
+
 int mdf_list_for_each(uint64_t head, uint64_t max, int (*cb)(uint64_t node, void *arg), void *arg)
 {
-	return walk_list(&runtime.walk, head, max, cb, arg);
+	struct callback c = { .fn.node = cb, .arg = arg };
+
+	return api_result(walk_list(&runtime.walk, head, max, call_node, &c), false);
 }
 
 int mdf_maple_tree_for_each(uint64_t tree,
 			    int (*cb)(uint64_t first, uint64_t last, uint64_t entry, void *arg),
 			    void *arg)
 {
-	return walk_maple_tree(&runtime.walk, tree, cb, arg);
+	struct callback c = { .fn.range = cb, .arg = arg };
+
+	return api_result(walk_maple_tree(&runtime.walk, tree, call_range, &c), false);
 }
 
 int mdf_xarray_for_each(uint64_t xa, int (*cb)(uint64_t index, uint64_t entry, void *arg), void *arg)
 {
-	return walk_xarray(&runtime.walk, xa, cb, arg);
+	struct callback c = { .fn.index = cb, .arg = arg };
+
+	return api_result(walk_xarray(&runtime.walk, xa, call_index, &c), false);
 }
 
 int mdf_task_for_each(int (*cb)(const struct mdf_task *task, void *arg), void *arg)
 {
-	return walk_tasks(&runtime.walk, cb, arg);
+	struct callback c = { .fn.task = cb, .arg = arg };
+
+	return api_result(walk_tasks(&runtime.walk, call_task, &c), false);
 }
 
 int mdf_vma_for_each(uint64_t mm, int (*cb)(const struct mdf_vma *vma, void *arg), void *arg)
 {
-	return walk_vmas(&runtime.walk, mm, cb, arg);
+	struct callback c = { .fn.vma = cb, .arg = arg };
+
+	return api_result(walk_vmas(&runtime.walk, mm, call_vma, &c), false);
 }
 
 int mdf_uvtop(uint64_t mm, uint64_t uvaddr, uint64_t *paddr)
 {
-	return walk_uvtop(&runtime.walk, mm, uvaddr, paddr);
+	return api_result(walk_uvtop(&runtime.walk, mm, uvaddr, paddr), false);
 }
 
 int mdf_discard_pfns(uint64_t pfn, uint64_t count)

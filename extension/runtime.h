@@ -15,9 +15,9 @@ struct extension_env;
 struct mdf_extension;
 struct pfn_ranges;
 
-/* In the parent, before the children of several extensions: what they share. */
-int extension_runtime_prepare(const struct extension_env *env);
-/* In the parent, after those children: lets go of what they shared. */
+/* In the parent, before the extensions' children: what they share. */
+void extension_runtime_prepare(const struct extension_env *env);
+/* In the parent, after the children: lets go of what they shared. */
 void extension_runtime_finish(const struct extension_env *env);
 /* In a child, before the extension is loaded. */
 void extension_runtime_begin(const struct extension_env *env, const char *name,

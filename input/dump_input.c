@@ -11,8 +11,9 @@
 
 #include "input/dump_input.h"
 #include "util/message.h"
+#include "util/vec.h"
 
-int input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what)
+struct mdf_error *input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what)
 {
 	size_t done = 0;
 
@@ -22,50 +23,43 @@ int input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, c
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int err = errno;
-			msg_error("%s: cannot read %s at offset 0x%llx: %s", in->path, what,
-				  (unsigned long long)(offset + done), strerror(err));
-			return -err;
+			return mdf_error(-errno, "%s: cannot read %s at offset 0x%llx: %s", in->path, what,
+					 (unsigned long long)(offset + done), strerror(errno));
 		}
-		if (n == 0) {
-			msg_error("%s: file ends at 0x%llx, inside %s (0x%zx bytes at 0x%llx): truncated?",
-				  in->path, (unsigned long long)(offset + done), what, len,
-				  (unsigned long long)offset);
-			return -EIO;
-		}
+		if (n == 0)
+			return mdf_error(-EIO,
+					 "%s: file ends at 0x%llx, inside %s (0x%zx bytes at 0x%llx): truncated?",
+					 in->path, (unsigned long long)(offset + done), what, len,
+					 (unsigned long long)offset);
 		done += (size_t)n;
 	}
-	return 0;
+	return NULL;
 }
 
-int input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size)
+struct mdf_error *input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size)
 {
 	char *copy = malloc(size + 1);
 
 	if (!copy)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	memcpy(copy, text, size);
 	copy[size] = '\0';
 	free(in->vmcoreinfo);
 	in->vmcoreinfo = copy;
 	in->vmcoreinfo_size = size;
-	return 0;
+	return NULL;
 }
 
-int input_add_range(struct dump_input *in, uint64_t start, uint64_t end)
+struct mdf_error *input_add_range(struct dump_input *in, uint64_t start, uint64_t end)
 {
-	struct phys_range *grown;
-
 	if (start >= end)
-		return 0;
-	grown = realloc(in->ranges, (in->nr_ranges + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	in->ranges = grown;
+		return NULL;
+	if (vec_reserve(in->ranges, &in->cap_ranges, in->nr_ranges, 1))
+		return &mdf_error_enomem;
 	in->ranges[in->nr_ranges].start = start;
 	in->ranges[in->nr_ranges].end = end;
 	in->nr_ranges++;
-	return 0;
+	return NULL;
 }
 
 static int compare_ranges(const void *a, const void *b)
@@ -113,36 +107,33 @@ const struct phys_range *input_find_range(const struct dump_input *in, uint64_t 
 	return NULL;
 }
 
-int input_open(const char *path, struct dump_input **out)
+struct mdf_error *input_open(const char *path, struct dump_input **out)
 {
 	static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
 	unsigned char signature[16];
 	struct dump_input *in;
+	struct mdf_error *err;
 	struct stat st;
 	ssize_t got;
-	int err;
 
 	in = calloc(1, sizeof(*in));
 	if (!in)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	in->path = path;
 	in->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (in->fd < 0) {
-		err = -errno;
-		msg_error("%s: cannot open: %s", path, strerror(errno));
+		err = mdf_error(-errno, "%s: cannot open: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (fstat(in->fd, &st) < 0) {
-		err = -errno;
-		msg_error("%s: cannot stat: %s", path, strerror(errno));
+		err = mdf_error(-errno, "%s: cannot stat: %s", path, strerror(errno));
 		goto fail;
 	}
 	in->file_size = (uint64_t)st.st_size;
 
 	got = pread(in->fd, signature, sizeof(signature), 0);
 	if (got < 0) {
-		err = -errno;
-		msg_error("%s: cannot read: %s", path, strerror(errno));
+		err = mdf_error(-errno, "%s: cannot read: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (got >= 4 && !memcmp(signature, elf_magic, 4)) {
@@ -150,17 +141,17 @@ int input_open(const char *path, struct dump_input **out)
 	} else if (got >= 8 && !memcmp(signature, "KDUMP   ", 8)) {
 		err = kdump_input_open(in);
 	} else if (got >= 12 && !memcmp(signature, "makedumpfile", 12)) {
-		msg_error("%s: a flattened dump (makedumpfile -F): reassemble it first with "
-			  "'makedumpfile -R FILE < %s'", path, path);
-		err = -EINVAL;
+		err = mdf_error(-EINVAL,
+				"%s: a flattened dump (makedumpfile -F): reassemble it first with "
+				"'makedumpfile -R FILE < %s'", path, path);
 	} else {
-		msg_error("%s: not a crash dump: no ELF or kdump-compressed signature", path);
-		err = -EINVAL;
+		err = mdf_error(-EINVAL,
+				"%s: not a crash dump: no ELF or kdump-compressed signature", path);
 	}
 	if (err)
 		goto fail;
 	*out = in;
-	return 0;
+	return NULL;
 fail:
 	input_close(in);
 	return err;

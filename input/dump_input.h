@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/error.h"
+
 /* A byte range [start, end) of physical memory. */
 struct phys_range {
 	uint64_t start;
@@ -27,12 +29,12 @@ struct input_ops {
 	const char *name;
 	/*
 	 * Reads the page of frame number @pfn into @buf (page_size bytes).
-	 * Returns 0, -MDF_EEXCLUDED when the dump left the page out,
-	 * -MDF_ENOTDUMPED when the page is in none of the ranges, or another
-	 * negative errno.  Bytes of a partly present page that lie outside
-	 * every range read as zero.
+	 * Returns NULL, &mdf_error_excluded when the dump left the page out,
+	 * &mdf_error_not_dumped when the page is in none of the ranges, or an
+	 * error saying what is wrong with the file.  Bytes of a partly present
+	 * page that lie outside every range read as zero.
 	 */
-	int (*read_page)(struct dump_input *in, uint64_t pfn, void *buf);
+	struct mdf_error *(*read_page)(struct dump_input *in, uint64_t pfn, void *buf);
 	/*
 	 * Optional: where the file holds the @count whole pages from frame
 	 * @pfn on, one after the other (*@offset), for bulk reads (BTF,
@@ -66,6 +68,7 @@ struct kdump_header_info {
 	int64_t timestamp_sec;
 	int64_t timestamp_usec;
 	char release[65];
+	char machine[65];
 };
 
 struct dump_input {
@@ -74,9 +77,11 @@ struct dump_input {
 	int fd;
 	uint64_t file_size;
 	uint32_t page_size;
+	/* The dumped machine, as `uname -m` names it: arch_find() takes it. */
+	const char *machine;
 	/* Physical memory held, sorted, disjoint, each page once. */
 	struct phys_range *ranges;
-	size_t nr_ranges;
+	size_t nr_ranges, cap_ranges;
 	/* One past the highest pfn of any range. */
 	uint64_t max_pfn;
 	/* The VMCOREINFO text, NUL-terminated; NULL if the dump has none. */
@@ -90,34 +95,31 @@ struct dump_input {
 	void *priv;
 };
 
-/*
- * Opens @path, recognising its format from its first bytes.  On failure,
- * prints what is wrong with the file and returns a negative errno.
- */
-int input_open(const char *path, struct dump_input **out);
+/* Opens @path, recognising its format from its first bytes; the error says what is wrong with it. */
+struct mdf_error *input_open(const char *path, struct dump_input **out);
 void input_close(struct dump_input *in);
 
-static inline int input_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+static inline struct mdf_error *input_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 {
 	return in->ops->read_page(in, pfn, buf);
 }
 
 /* Replaces in->vmcoreinfo with a NUL-terminated copy of @size bytes of @text. */
-int input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size);
+struct mdf_error *input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size);
 
 /* Per-format openers, called by input_open() once it knows the format. */
-int elf_input_open(struct dump_input *in);
-int kdump_input_open(struct dump_input *in);
+struct mdf_error *elf_input_open(struct dump_input *in);
+struct mdf_error *kdump_input_open(struct dump_input *in);
 
 /*
  * Helpers for the formats: keep ranges sorted and drop overlaps so that
  * each physical page is held once; find the range holding an address.
  */
-int input_add_range(struct dump_input *in, uint64_t start, uint64_t end);
+struct mdf_error *input_add_range(struct dump_input *in, uint64_t start, uint64_t end);
 void input_normalise_ranges(struct dump_input *in);
 const struct phys_range *input_find_range(const struct dump_input *in, uint64_t paddr);
 
-/* Reads exactly @len bytes at @offset; a short read is -EIO with a message. */
-int input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what);
+/* Reads exactly @len bytes at @offset; @what names them in the error. */
+struct mdf_error *input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what);
 
 #endif

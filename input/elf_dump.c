@@ -22,6 +22,7 @@
 #include "input/dump_input.h"
 #include "input/elf_notes.h"
 #include "util/message.h"
+#include "util/vec.h"
 
 #define X86_64_PAGE_SIZE 4096
 
@@ -36,16 +37,21 @@ struct elf_segment {
  * Pages are mostly read in ascending order (the page scan, the writer):
  * after two consecutive pages, the following ones come from a window read
  * ahead in one call, so that a dump costs a read per window, not per page.
+ * The window starts small and doubles while the reads stay sequential:
+ * walks of kernel structures meet neighbouring pages often, and a
+ * megabyte read for each would cost more than the pages it saves.
  * Scattered reads (page tables, symbol tables) read what they ask.
  */
-#define READ_AHEAD (1u << 20)
+#define READ_AHEAD_MIN (64u << 10)
+#define READ_AHEAD_MAX (1u << 20)
 
 struct elf_input {
 	struct elf_segment *segments;
-	size_t nr_segments;
-	unsigned char *window;    /* READ_AHEAD bytes, allocated on first use */
+	size_t nr_segments, cap_segments;
+	unsigned char *window;    /* READ_AHEAD_MAX bytes, allocated on first use */
 	uint64_t window_offset;   /* file offset of window[0] */
 	size_t window_len;
+	size_t ahead;             /* the size of the next window */
 	uint64_t next_offset;     /* where a sequential reader reads next */
 };
 
@@ -66,21 +72,27 @@ static size_t first_segment_after(const struct elf_input *ei, uint64_t paddr)
 }
 
 /* Reads the page at file offset @offset of @seg, through the read-ahead window. */
-static int read_whole_page(struct dump_input *in, struct elf_input *ei, const struct elf_segment *seg,
-			   uint64_t offset, void *buf)
+static struct mdf_error *read_whole_page(struct dump_input *in, struct elf_input *ei,
+					 const struct elf_segment *seg, uint64_t offset, void *buf)
 {
 	uint64_t seg_file_end = seg->file_offset + seg->file_size;
 	bool sequential = offset == ei->next_offset;
-	int err;
+	struct mdf_error *err;
 
 	ei->next_offset = offset + in->page_size;
 	if (offset >= ei->window_offset && offset + in->page_size <= ei->window_offset + ei->window_len) {
 		memcpy(buf, ei->window + (offset - ei->window_offset), in->page_size);
-		return 0;
+		return NULL;
 	}
-	if (!sequential || (!ei->window && !(ei->window = malloc(READ_AHEAD))))
+	if (!sequential) {
+		ei->ahead = READ_AHEAD_MIN;
 		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
-	ei->window_len = seg_file_end - offset < READ_AHEAD ? (size_t)(seg_file_end - offset) : READ_AHEAD;
+	}
+	if (!ei->window && !(ei->window = malloc(READ_AHEAD_MAX)))
+		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
+	ei->window_len = seg_file_end - offset < ei->ahead ? (size_t)(seg_file_end - offset) : ei->ahead;
+	if (ei->ahead < READ_AHEAD_MAX)
+		ei->ahead *= 2;
 	ei->window_offset = offset;
 	err = input_pread(in, ei->window, ei->window_len, offset, "a PT_LOAD segment");
 	if (err) {
@@ -88,7 +100,7 @@ static int read_whole_page(struct dump_input *in, struct elf_input *ei, const st
 		return err;
 	}
 	memcpy(buf, ei->window, in->page_size);
-	return 0;
+	return NULL;
 }
 
 /* A run of pages that one segment's file data holds whole. */
@@ -142,7 +154,7 @@ static void trim_overlaps(struct elf_input *ei)
 	ei->nr_segments = kept;
 }
 
-static int elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+static struct mdf_error *elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 {
 	struct elf_input *ei = in->priv;
 	uint64_t page_start = pfn * in->page_size;
@@ -168,12 +180,13 @@ static int elf_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 			to = file_end;
 		if (from >= to)
 			continue;
-		int err = input_pread(in, (char *)buf + (from - page_start), to - from,
-				      seg->file_offset + (from - seg->phys_start), "a PT_LOAD segment");
+		struct mdf_error *err = input_pread(in, (char *)buf + (from - page_start), to - from,
+						    seg->file_offset + (from - seg->phys_start),
+						    "a PT_LOAD segment");
 		if (err)
 			return err;
 	}
-	return found ? 0 : -MDF_ENOTDUMPED;
+	return found ? NULL : &mdf_error_not_dumped;
 }
 
 static void elf_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
@@ -220,143 +233,138 @@ static const struct input_ops elf_ops = {
 	.close = elf_close,
 };
 
-static int append_notes(struct dump_input *in, const GElf_Phdr *ph)
+static struct mdf_error *append_notes(struct dump_input *in, const GElf_Phdr *ph)
 {
 	unsigned char *grown;
-	int err;
+	struct mdf_error *err;
 
-	if (ph->p_filesz > (16u << 20)) {
-		msg_error("%s: PT_NOTE at offset 0x%llx claims 0x%llx bytes: corrupt", in->path,
-			  (unsigned long long)ph->p_offset, (unsigned long long)ph->p_filesz);
-		return -MDF_ECORRUPT;
-	}
+	if (ph->p_filesz > (16u << 20))
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: PT_NOTE at offset 0x%llx claims 0x%llx bytes: corrupt", in->path,
+				 (unsigned long long)ph->p_offset, (unsigned long long)ph->p_filesz);
 	grown = realloc(in->notes, in->notes_size + ph->p_filesz);
 	if (!grown)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	in->notes = grown;
 	err = input_pread(in, in->notes + in->notes_size, ph->p_filesz, ph->p_offset, "PT_NOTE");
 	if (err)
 		return err;
 	in->notes_size += ph->p_filesz;
-	return 0;
+	return NULL;
 }
 
 /* Finds the last VMCOREINFO note among all notes and keeps a copy of its text. */
-static int find_vmcoreinfo(struct dump_input *in)
+static struct mdf_error *find_vmcoreinfo(struct dump_input *in)
 {
 	struct elf_note note;
 	enum elf_note_step step;
 	size_t pos = 0;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	while (!err && (step = elf_note_next(in->notes, in->notes_size, &pos, &note)) == ELF_NOTE_FOUND) {
 		/* A zero-filled tail is padding from kexec, not corruption. */
 		if (elf_note_is_padding(&note))
-			return 0;
+			return NULL;
 		if (elf_note_named(&note, "VMCOREINFO"))
 			err = input_set_vmcoreinfo(in, note.desc, note.desc_size);
 	}
-	if (!err && step == ELF_NOTE_OVERRUN) {
-		msg_error("%s: ELF note at note offset 0x%zx runs past the notes' end (namesz %u, descsz %u)",
-			  in->path, pos, note.name_size, note.desc_size);
-		err = -MDF_ECORRUPT;
-	}
+	if (!err && step == ELF_NOTE_OVERRUN)
+		err = mdf_error(-MDF_ECORRUPT,
+				"%s: ELF note at note offset 0x%zx runs past the notes' end (namesz %u, descsz %u)",
+				in->path, pos, note.name_size, note.desc_size);
 	return err;
 }
 
-static int add_segment(struct dump_input *in, struct elf_input *ei, const GElf_Phdr *ph, size_t index)
+static struct mdf_error *add_segment(struct dump_input *in, struct elf_input *ei, const GElf_Phdr *ph,
+				     size_t index)
 {
-	struct elf_segment *grown;
 
-	if (ph->p_filesz > ph->p_memsz) {
-		msg_error("%s: PT_LOAD %zu has p_filesz 0x%llx above p_memsz 0x%llx", in->path, index,
-			  (unsigned long long)ph->p_filesz, (unsigned long long)ph->p_memsz);
-		return -MDF_ECORRUPT;
-	}
-	if (ph->p_offset > in->file_size || ph->p_filesz > in->file_size - ph->p_offset) {
-		msg_error("%s: PT_LOAD %zu (paddr 0x%llx) needs file bytes 0x%llx-0x%llx but the file "
-			  "ends at 0x%llx: truncated dump?", in->path, index,
-			  (unsigned long long)ph->p_paddr, (unsigned long long)ph->p_offset,
-			  (unsigned long long)(ph->p_offset + ph->p_filesz),
-			  (unsigned long long)in->file_size);
-		return -MDF_ECORRUPT;
-	}
-	if (ph->p_paddr + ph->p_memsz < ph->p_paddr) {
-		msg_error("%s: PT_LOAD %zu: paddr 0x%llx + memsz 0x%llx wraps around", in->path, index,
-			  (unsigned long long)ph->p_paddr, (unsigned long long)ph->p_memsz);
-		return -MDF_ECORRUPT;
-	}
+	if (ph->p_filesz > ph->p_memsz)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: PT_LOAD %zu has p_filesz 0x%llx above p_memsz 0x%llx", in->path, index,
+				 (unsigned long long)ph->p_filesz, (unsigned long long)ph->p_memsz);
+	if (ph->p_offset > in->file_size || ph->p_filesz > in->file_size - ph->p_offset)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: PT_LOAD %zu (paddr 0x%llx) needs file bytes 0x%llx-0x%llx but the file "
+				 "ends at 0x%llx: truncated dump?", in->path, index,
+				 (unsigned long long)ph->p_paddr, (unsigned long long)ph->p_offset,
+				 (unsigned long long)(ph->p_offset + ph->p_filesz),
+				 (unsigned long long)in->file_size);
+	if (ph->p_paddr + ph->p_memsz < ph->p_paddr)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: PT_LOAD %zu: paddr 0x%llx + memsz 0x%llx wraps around", in->path, index,
+				 (unsigned long long)ph->p_paddr, (unsigned long long)ph->p_memsz);
 	if (ph->p_memsz == 0)
-		return 0;
-	grown = realloc(ei->segments, (ei->nr_segments + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	ei->segments = grown;
+		return NULL;
+	if (vec_reserve(ei->segments, &ei->cap_segments, ei->nr_segments, 1))
+		return &mdf_error_enomem;
 	ei->segments[ei->nr_segments++] = (struct elf_segment){
 		.phys_start = ph->p_paddr,
 		.phys_end = ph->p_paddr + ph->p_memsz,
 		.file_offset = ph->p_offset,
 		.file_size = ph->p_filesz,
 	};
-	return 0;
+	return NULL;
 }
 
-int elf_input_open(struct dump_input *in)
+struct mdf_error *elf_input_open(struct dump_input *in)
 {
 	struct elf_input *ei;
+	struct mdf_error *err;
 	Elf *elf = NULL;
 	GElf_Ehdr eh;
 	size_t phnum;
-	int err;
 
 	ei = calloc(1, sizeof(*ei));
 	if (!ei)
-		return -ENOMEM;
+		return &mdf_error_enomem;
+	ei->ahead = READ_AHEAD_MIN;
 	in->priv = ei;
 	in->ops = &elf_ops;
 
 	elf_version(EV_CURRENT);
 	elf = elf_begin(in->fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		msg_error("%s: cannot read the ELF header: %s", in->path, elf_errmsg(-1));
-		err = -MDF_ECORRUPT;
+		err = mdf_error(-MDF_ECORRUPT,
+				"%s: cannot read the ELF header: %s", in->path, elf_errmsg(-1));
 		goto out;
 	}
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-		msg_error("%s: only little-endian ELF64 dumps are supported (class %u, data %u)",
-			  in->path, eh.e_ident[EI_CLASS], eh.e_ident[EI_DATA]);
-		err = -ENOTSUP;
+		err = mdf_error(-ENOTSUP,
+				"%s: only little-endian ELF64 dumps are supported (class %u, data %u)",
+				in->path, eh.e_ident[EI_CLASS], eh.e_ident[EI_DATA]);
 		goto out;
 	}
 	if (eh.e_type != ET_CORE) {
-		msg_error("%s: an ELF file but not a core dump (e_type %u)", in->path, eh.e_type);
-		err = -EINVAL;
+		err = mdf_error(-EINVAL,
+				"%s: an ELF file but not a core dump (e_type %u)", in->path, eh.e_type);
 		goto out;
 	}
 	if (eh.e_machine != EM_X86_64) {
-		msg_error("%s: ELF machine %u is not supported (x86_64 only)", in->path, eh.e_machine);
-		err = -ENOTSUP;
+		err = mdf_error(-ENOTSUP,
+				"%s: ELF machine %u is not supported (x86_64 only)", in->path, eh.e_machine);
 		goto out;
 	}
 	in->page_size = X86_64_PAGE_SIZE;
+	in->machine = "x86_64";
 	if (elf_getphdrnum(elf, &phnum) < 0) {
-		msg_error("%s: cannot count the program headers: %s", in->path, elf_errmsg(-1));
-		err = -MDF_ECORRUPT;
+		err = mdf_error(-MDF_ECORRUPT,
+				"%s: cannot count the program headers: %s", in->path, elf_errmsg(-1));
 		goto out;
 	}
 	if (eh.e_phoff > in->file_size || phnum * (uint64_t)sizeof(Elf64_Phdr) > in->file_size - eh.e_phoff) {
-		msg_error("%s: %zu program headers at offset 0x%llx run past the end of the file (0x%llx)",
-			  in->path, phnum, (unsigned long long)eh.e_phoff,
-			  (unsigned long long)in->file_size);
-		err = -MDF_ECORRUPT;
+		err = mdf_error(-MDF_ECORRUPT,
+				"%s: %zu program headers at offset 0x%llx run past the end of the file (0x%llx)",
+				in->path, phnum, (unsigned long long)eh.e_phoff,
+				(unsigned long long)in->file_size);
 		goto out;
 	}
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, (int)i, &ph)) {
-			msg_error("%s: cannot read program header %zu: %s", in->path, i, elf_errmsg(-1));
-			err = -MDF_ECORRUPT;
+			err = mdf_error(-MDF_ECORRUPT,
+					"%s: cannot read program header %zu: %s", in->path, i, elf_errmsg(-1));
 			goto out;
 		}
 		if (ph.p_type == PT_LOAD)
@@ -364,13 +372,13 @@ int elf_input_open(struct dump_input *in)
 		else if (ph.p_type == PT_NOTE)
 			err = append_notes(in, &ph);
 		else
-			err = 0;
+			err = NULL;
 		if (err)
 			goto out;
 	}
 	if (!ei->nr_segments) {
-		msg_error("%s: no PT_LOAD segment: the dump holds no memory", in->path);
-		err = -MDF_ECORRUPT;
+		err = mdf_error(-MDF_ECORRUPT,
+				"%s: no PT_LOAD segment: the dump holds no memory", in->path);
 		goto out;
 	}
 	trim_overlaps(ei);

@@ -47,33 +47,32 @@ static void host_phdr(Elf64_Phdr *p)
 }
 
 /* The number of program headers, from section header 0 past 65534 of them. */
-static int count_phdrs(struct dump_input *in, const Elf64_Ehdr *e, uint64_t *count)
+static struct mdf_error *count_phdrs(struct dump_input *in, const Elf64_Ehdr *e, uint64_t *count)
 {
 	Elf64_Shdr sh;
-	int err;
+	struct mdf_error *err;
 
 	*count = e->e_phnum;
 	if (e->e_phnum != PN_XNUM)
-		return 0;
-	if (e->e_shoff == 0) {
-		msg_error("%s: e_phnum is PN_XNUM but there is no section header to give the count",
-			  in->path);
-		return -MDF_ECORRUPT;
-	}
+		return NULL;
+	if (e->e_shoff == 0)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: e_phnum is PN_XNUM but there is no section header to give the count",
+				 in->path);
 	err = input_pread(in, &sh, sizeof(sh), e->e_shoff, "section header 0");
 	if (!err)
 		*count = le32toh(sh.sh_info);
 	return err;
 }
 
-static int read_phdrs(struct dump_input *in, struct elf_segments *out, uint64_t count)
+static struct mdf_error *read_phdrs(struct dump_input *in, struct elf_segments *out, uint64_t count)
 {
 	bool have_note = false;
 
 	for (uint64_t i = 0; i < count; i++) {
 		Elf64_Phdr ph;
-		int err = input_pread(in, &ph, sizeof(ph), out->ehdr.e_phoff + i * sizeof(ph),
-				      "a program header");
+		struct mdf_error *err = input_pread(in, &ph, sizeof(ph), out->ehdr.e_phoff + i * sizeof(ph),
+						    "a program header");
 
 		if (err)
 			return err;
@@ -84,26 +83,24 @@ static int read_phdrs(struct dump_input *in, struct elf_segments *out, uint64_t 
 			out->note = ph;
 		have_note |= ph.p_type == PT_NOTE;
 	}
-	if (!have_note) {
-		msg_error("%s: no PT_NOTE program header: an ELF dump file needs its notes",
-			  in->path);
-		return -MDF_ECORRUPT;
-	}
-	if (out->note.p_filesz > NOTE_MAX_SIZE) {
-		msg_error("%s: PT_NOTE of 0x%" PRIx64 " bytes: corrupt", in->path,
-			  (uint64_t)out->note.p_filesz);
-		return -MDF_ECORRUPT;
-	}
+	if (!have_note)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: no PT_NOTE program header: an ELF dump file needs its notes",
+				 in->path);
+	if (out->note.p_filesz > NOTE_MAX_SIZE)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: PT_NOTE of 0x%" PRIx64 " bytes: corrupt", in->path,
+				 (uint64_t)out->note.p_filesz);
 	out->note_bytes = malloc(out->note.p_filesz ? out->note.p_filesz : 1);
 	if (!out->note_bytes)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	return input_pread(in, out->note_bytes, out->note.p_filesz, out->note.p_offset, "PT_NOTE");
 }
 
-int elf_segments_read(struct dump_input *in, struct elf_segments *out)
+struct mdf_error *elf_segments_read(struct dump_input *in, struct elf_segments *out)
 {
 	uint64_t count;
-	int err;
+	struct mdf_error *err;
 
 	memset(out, 0, sizeof(*out));
 	err = input_pread(in, &out->ehdr, sizeof(out->ehdr), 0, "the ELF header");
@@ -113,16 +110,14 @@ int elf_segments_read(struct dump_input *in, struct elf_segments *out)
 	err = count_phdrs(in, &out->ehdr, &count);
 	if (err)
 		return err;
-	if (out->ehdr.e_phentsize != sizeof(Elf64_Phdr) || count > in->file_size / sizeof(Elf64_Phdr)) {
-		msg_error("%s: %" PRIu64 " program headers of %u bytes: not an ELF64 dump's",
-			  in->path, count, out->ehdr.e_phentsize);
-		return -MDF_ECORRUPT;
-	}
+	if (out->ehdr.e_phentsize != sizeof(Elf64_Phdr) || count > in->file_size / sizeof(Elf64_Phdr))
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: %" PRIu64 " program headers of %u bytes: not an ELF64 dump's",
+				 in->path, count, out->ehdr.e_phentsize);
 	out->loads = calloc(count ? count : 1, sizeof(*out->loads));
-	if (!out->loads) {
-		msg_error("%s: no memory for %" PRIu64 " program headers", in->path, count);
-		return -ENOMEM;
-	}
+	if (!out->loads)
+		return mdf_error(-ENOMEM,
+				 "%s: no memory for %" PRIu64 " program headers", in->path, count);
 	err = read_phdrs(in, out, count);
 	if (err)
 		elf_segments_free(out);

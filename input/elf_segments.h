@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct dump_input;
+struct mdf_error;
 
 struct elf_segments {
 	Elf64_Ehdr ehdr;
@@ -26,10 +27,10 @@ struct elf_segments {
 
 /*
  * Reads the ELF header and program headers of @in, which must be an ELF
- * dump (elf_input.c checked its class, byte order and machine).  Returns
- * 0 or a negative errno after a message, and then holds nothing.
+ * dump (elf_dump.c checked its class, byte order and machine).  On
+ * failure it holds nothing.
  */
-int elf_segments_read(struct dump_input *in, struct elf_segments *out);
+struct mdf_error *elf_segments_read(struct dump_input *in, struct elf_segments *out);
 void elf_segments_free(struct elf_segments *segs);
 
 #endif

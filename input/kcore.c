@@ -22,6 +22,7 @@
 #include "input/elf_segments.h"
 #include "input/kcore.h"
 #include "util/message.h"
+#include "util/vec.h"
 
 #define KCORE_PATH "/proc/kcore"
 #define IOMEM_PATH "/proc/iomem"
@@ -40,11 +41,11 @@ struct kcore_segment {
 
 struct kcore_input {
 	struct kcore_segment *segs;
-	size_t nr_segs;
+	size_t nr_segs, cap_segs;
 };
 
 /* A page partly in the segments reads as zeros elsewhere, as an ELF dump's. */
-static int kcore_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+static struct mdf_error *kcore_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 {
 	const struct kcore_input *kc = in->priv;
 	uint64_t start = pfn * in->page_size, end = start + in->page_size;
@@ -55,7 +56,7 @@ static int kcore_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 		const struct kcore_segment *s = &kc->segs[i];
 		uint64_t from = s->start > start ? s->start : start;
 		uint64_t to = s->end < end ? s->end : end;
-		int err;
+		struct mdf_error *err;
 
 		if (from >= to)
 			continue;
@@ -65,7 +66,7 @@ static int kcore_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 		if (err)
 			return err;
 	}
-	return found ? 0 : -MDF_ENOTDUMPED;
+	return found ? NULL : &mdf_error_not_dumped;
 }
 
 /* Every byte of a kcore segment is there to read: nothing is missing. */
@@ -105,7 +106,7 @@ static int compare_segments(const void *a, const void *b)
 }
 
 /* Removes [start, end) from the segments, splitting one that holds it inside. */
-static int cut_out(struct kcore_input *kc, uint64_t start, uint64_t end)
+static struct mdf_error *cut_out(struct kcore_input *kc, uint64_t start, uint64_t end)
 {
 	for (size_t i = 0; i < kc->nr_segs; i++) {
 		struct kcore_segment *s = &kc->segs[i];
@@ -113,12 +114,8 @@ static int cut_out(struct kcore_input *kc, uint64_t start, uint64_t end)
 		if (end <= s->start || start >= s->end)
 			continue;
 		if (start > s->start && end < s->end) {
-			struct kcore_segment *grown = realloc(kc->segs,
-							      (kc->nr_segs + 1) * sizeof(*grown));
-
-			if (!grown)
-				return -ENOMEM;
-			kc->segs = grown;
+			if (vec_reserve(kc->segs, &kc->cap_segs, kc->nr_segs, 1))
+				return &mdf_error_enomem;
 			s = &kc->segs[i];
 			memmove(s + 2, s + 1, (kc->nr_segs - i - 1) * sizeof(*s));
 			s[1] = (struct kcore_segment){ end, s->end, s->file_offset + (end - s->start) };
@@ -131,20 +128,20 @@ static int cut_out(struct kcore_input *kc, uint64_t start, uint64_t end)
 			s->start = end < s->end ? end : s->end;
 		}
 	}
-	return 0;
+	return NULL;
 }
 
 /* The running kernel's crashkernel reservations: "START-END : Crash kernel". */
-static int cut_out_crashkernel(struct kcore_input *kc)
+static struct mdf_error *cut_out_crashkernel(struct kcore_input *kc)
 {
 	FILE *iomem = fopen(IOMEM_PATH, "re");
 	char line[256];
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (!iomem) {
 		msg_warn("%s: cannot open (%s): the crashkernel reservation, if any, is counted",
 			 IOMEM_PATH, strerror(errno));
-		return 0;
+		return NULL;
 	}
 	while (!err && fgets(line, sizeof(line), iomem)) {
 		uint64_t start, end;
@@ -158,16 +155,15 @@ static int cut_out_crashkernel(struct kcore_input *kc)
 }
 
 /* The physical segments, sorted, each physical byte in one of them. */
-static int index_segments(struct dump_input *in, struct kcore_input *kc,
+static struct mdf_error *index_segments(struct dump_input *in, struct kcore_input *kc,
 			  const struct elf_segments *segs)
 {
 	uint64_t covered = 0;
 	size_t kept = 0;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
-	kc->segs = calloc(segs->nr_loads ? segs->nr_loads : 1, sizeof(*kc->segs));
-	if (!kc->segs)
-		return -ENOMEM;
+	if (vec_reserve(kc->segs, &kc->cap_segs, 0, segs->nr_loads ? segs->nr_loads : 1))
+		return &mdf_error_enomem;
 	for (size_t i = 0; i < segs->nr_loads; i++) {
 		const Elf64_Phdr *ph = &segs->loads[i];
 
@@ -196,15 +192,14 @@ static int index_segments(struct dump_input *in, struct kcore_input *kc,
 		err = input_add_range(in, kc->segs[i].start, kc->segs[i].end);
 	if (!err)
 		input_normalise_ranges(in);
-	if (!err && !in->nr_ranges) {
-		msg_error("%s: no segment with a physical address: no memory to count", in->path);
-		err = -EINVAL;
-	}
+	if (!err && !in->nr_ranges)
+		err = mdf_error(-EINVAL,
+				"%s: no segment with a physical address: no memory to count", in->path);
 	return err;
 }
 
 /* The VMCOREINFO note among @notes, if any, copied into in->vmcoreinfo. */
-static int find_vmcoreinfo(struct dump_input *in, const unsigned char *notes, size_t size)
+static struct mdf_error *find_vmcoreinfo(struct dump_input *in, const unsigned char *notes, size_t size)
 {
 	struct elf_note note;
 	size_t pos = 0;
@@ -212,39 +207,38 @@ static int find_vmcoreinfo(struct dump_input *in, const unsigned char *notes, si
 	while (elf_note_next(notes, size, &pos, &note) == ELF_NOTE_FOUND)
 		if (elf_note_named(&note, VMCOREINFO_NAME))
 			return input_set_vmcoreinfo(in, note.desc, note.desc_size);
-	return 0;
+	return NULL;
 }
 
 /* Before 4.19 kcore has no VMCOREINFO note: read the kernel's, where sysfs says it is. */
-static int read_sysfs_vmcoreinfo(struct dump_input *in)
+static struct mdf_error *read_sysfs_vmcoreinfo(struct dump_input *in)
 {
 	uint64_t paddr, size;
 	unsigned char *note;
 	FILE *f = fopen(VMCOREINFO_SYSFS, "re");
-	int n, err = 0;
+	struct mdf_error *err = NULL;
+	int n;
 
-	if (!f) {
-		msg_error("%s: no VMCOREINFO note, and %s cannot be opened (%s)", in->path,
-			  VMCOREINFO_SYSFS, strerror(errno));
-		return -ENOENT;
-	}
+	if (!f)
+		return mdf_error(-ENOENT,
+				 "%s: no VMCOREINFO note, and %s cannot be opened (%s)", in->path,
+				 VMCOREINFO_SYSFS, strerror(errno));
 	n = fscanf(f, "%" SCNx64 " %" SCNx64, &paddr, &size);
 	fclose(f);
-	if (n != 2 || size < sizeof(Elf64_Nhdr) || size > VMCOREINFO_MAX) {
-		msg_error("%s: not an address and a size: cannot find VMCOREINFO", VMCOREINFO_SYSFS);
-		return -EINVAL;
-	}
+	if (n != 2 || size < sizeof(Elf64_Nhdr) || size > VMCOREINFO_MAX)
+		return mdf_error(-EINVAL,
+				 "%s: not an address and a size: cannot find VMCOREINFO", VMCOREINFO_SYSFS);
 	note = malloc(size + 2 * X86_64_PAGE_SIZE);
 	if (!note)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	/* Whole pages around the note, read through the kcore itself. */
 	for (uint64_t at = paddr & ~(uint64_t)(X86_64_PAGE_SIZE - 1); !err && at < paddr + size;
 	     at += X86_64_PAGE_SIZE)
 		err = kcore_read_page(in, at / X86_64_PAGE_SIZE,
 				      note + (at - (paddr & ~(uint64_t)(X86_64_PAGE_SIZE - 1))));
 	if (err)
-		msg_error("%s: cannot read VMCOREINFO at physical 0x%" PRIx64 " (from %s): %s",
-			  in->path, paddr, VMCOREINFO_SYSFS, mdf_strerror(err));
+		err = mdf_error_wrap(err, "%s: cannot read VMCOREINFO at physical 0x%" PRIx64 " (from %s)",
+				     in->path, paddr, VMCOREINFO_SYSFS);
 	else
 		err = find_vmcoreinfo(in, note + (paddr % X86_64_PAGE_SIZE), (size_t)size);
 	free(note);
@@ -261,7 +255,7 @@ static bool is_kcore(struct dump_input *in, struct elf_segments *segs)
 	    memcmp(ident, ELFMAG, SELFMAG) || ident[EI_CLASS] != ELFCLASS64 ||
 	    ident[EI_DATA] != ELFDATA2LSB ||
 	    pread(in->fd, &type, sizeof(type), offsetof(Elf64_Ehdr, e_type)) != sizeof(type) ||
-	    le16toh(type) != ET_CORE || elf_segments_read(in, segs))
+	    le16toh(type) != ET_CORE || mdf_error_drop(elf_segments_read(in, segs)))
 		return false;
 	for (size_t i = 0; i < segs->nr_loads; i++)
 		if (segs->loads[i].p_paddr == NOT_PADDR)
@@ -270,37 +264,35 @@ static bool is_kcore(struct dump_input *in, struct elf_segments *segs)
 	return false;
 }
 
-int kcore_input_open(const char *path, struct dump_input **out)
+struct mdf_error *kcore_input_open(const char *path, struct dump_input **out)
 {
 	struct elf_segments segs = { 0 };
 	struct kcore_input *kc = NULL;
 	struct dump_input *in;
 	struct stat st;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
+	*out = NULL;
 	in = calloc(1, sizeof(*in));
 	if (!in)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	in->path = path;
 	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (in->fd < 0 || fstat(in->fd, &st) < 0) {
-		/* input_open() says what is wrong with it. */
-		err = 1;
+	/* Not one: input_open() says what is wrong with it. */
+	if (in->fd < 0 || fstat(in->fd, &st) < 0)
 		goto out;
-	}
 	in->file_size = (uint64_t)st.st_size;
-	if (!is_kcore(in, &segs)) {
-		err = 1;
+	if (!is_kcore(in, &segs))
 		goto out;
-	}
 	kc = calloc(1, sizeof(*kc));
 	if (!kc) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 		goto out;
 	}
 	in->priv = kc;
 	in->ops = &kcore_ops;
 	in->page_size = X86_64_PAGE_SIZE;
+	in->machine = "x86_64";
 	err = index_segments(in, kc, &segs);
 	if (!err) {
 		/* The notes are kcore's own: the writer-facing copy of them. */
@@ -312,12 +304,11 @@ int kcore_input_open(const char *path, struct dump_input **out)
 	if (!err && !in->vmcoreinfo && !strcmp(path, KCORE_PATH))
 		err = read_sysfs_vmcoreinfo(in);
 	msg_debug("%s: read as kcore, %zu physical segments", path, kc->nr_segs);
+	if (!err)
+		*out = in;
 out:
 	elf_segments_free(&segs);
-	if (err) {
+	if (!*out)
 		input_close(in);
-		return err;
-	}
-	*out = in;
-	return 0;
+	return err;
 }

@@ -17,12 +17,13 @@
 #define MDF_INPUT_KCORE_H
 
 struct dump_input;
+struct mdf_error;
 
 /*
- * Opens @path if it is a kcore: returns 0 and sets *@out; 1 when it is
- * not one (nothing is said, nothing is opened: input_open() is for it);
- * or a negative errno after a message.
+ * Opens @path if it is a kcore and sets *@out; *@out is NULL, and no error
+ * is returned, when it is not one (nothing is opened: input_open() is for
+ * it).
  */
-int kcore_input_open(const char *path, struct dump_input **out);
+struct mdf_error *kcore_input_open(const char *path, struct dump_input **out);
 
 #endif

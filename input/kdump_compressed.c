@@ -63,13 +63,13 @@ static uint64_t bitmap_words(uint64_t bits)
  * @bits pfns into host order; bytes past the bitmap's end and bits past
  * @bits read as zero, so that nothing counts pfns the dump cannot have.
  */
-static int read_bitmap_words(struct dump_input *in, uint64_t offset, uint64_t bits, uint64_t first,
+static struct mdf_error *read_bitmap_words(struct dump_input *in, uint64_t offset, uint64_t bits, uint64_t first,
 			     size_t count, uint64_t *words, const char *what)
 {
 	uint64_t nbytes = bits / 8 + (bits % 8 != 0);
 	uint64_t start = first * 8;
 	size_t len = (size_t)(nbytes - start < count * 8 ? nbytes - start : count * 8);
-	int err;
+	struct mdf_error *err;
 
 	memset(words, 0, count * 8);
 	err = input_pread(in, words, len, offset + start, what);
@@ -79,32 +79,30 @@ static int read_bitmap_words(struct dump_input *in, uint64_t offset, uint64_t bi
 		words[i] = le64toh(words[i]);
 	if (first + count == bitmap_words(bits) && bits % 64)
 		words[count - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
-	return 0;
+	return NULL;
 }
 
-static int add_pfn_range(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn)
+static struct mdf_error *add_pfn_range(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn)
 {
-	int err = input_add_range(in, start_pfn * in->page_size, end_pfn * in->page_size);
+	struct mdf_error *err = input_add_range(in, start_pfn * in->page_size, end_pfn * in->page_size);
 
 	if (err)
-		msg_error("%s: no memory for the list of physical ranges", in->path);
-	return err;
+		return mdf_error(-ENOMEM, "%s: no memory for the list of physical ranges", in->path);
+	return NULL;
 }
 
 /* The runs of set bits of the 1st bitmap become the input's ranges. */
-static int read_present_ranges(struct dump_input *in, uint64_t bitmap_offset, uint64_t max_mapnr)
+static struct mdf_error *read_present_ranges(struct dump_input *in, uint64_t bitmap_offset, uint64_t max_mapnr)
 {
 	uint64_t nwords = bitmap_words(max_mapnr);
 	uint64_t run_start = 0;
 	bool in_run = false;
 	uint64_t *words;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	words = malloc(SCAN_WORDS * sizeof(*words));
-	if (!words) {
-		msg_error("%s: no memory to read the 1st bitmap", in->path);
-		return -ENOMEM;
-	}
+	if (!words)
+		return mdf_error(-ENOMEM, "%s: no memory to read the 1st bitmap", in->path);
 	for (uint64_t first = 0; first < nwords; first += SCAN_WORDS) {
 		size_t count = nwords - first < SCAN_WORDS ? (size_t)(nwords - first) : SCAN_WORDS;
 
@@ -166,20 +164,19 @@ static void keep_split_range(struct kdump_input *kd)
 	}
 }
 
-static int read_dumped_bitmap(struct dump_input *in, struct kdump_input *kd, uint64_t offset)
+static struct mdf_error *read_dumped_bitmap(struct dump_input *in, struct kdump_input *kd, uint64_t offset)
 {
 	uint64_t nwords = bitmap_words(kd->max_mapnr);
 	uint64_t ngroups = nwords / RANK_WORDS + (nwords % RANK_WORDS != 0);
 	uint64_t count = 0;
-	int err;
+	struct mdf_error *err;
 
 	kd->dumped = malloc(nwords * sizeof(*kd->dumped));
 	kd->dumped_before = malloc(ngroups * sizeof(*kd->dumped_before));
-	if (!kd->dumped || !kd->dumped_before) {
-		msg_error("%s: no memory for the 2nd bitmap (%" PRIu64 " pfns)", in->path,
-			  kd->max_mapnr);
-		return -ENOMEM;
-	}
+	if (!kd->dumped || !kd->dumped_before)
+		return mdf_error(-ENOMEM,
+				 "%s: no memory for the 2nd bitmap (%" PRIu64 " pfns)", in->path,
+				 kd->max_mapnr);
 	err = read_bitmap_words(in, offset, kd->max_mapnr, 0, nwords, kd->dumped,
 				"the 2nd bitmap (pages dumped)");
 	if (err)
@@ -192,7 +189,7 @@ static int read_dumped_bitmap(struct dump_input *in, struct kdump_input *kd, uin
 		count += (uint64_t)__builtin_popcountll(kd->dumped[i]);
 	}
 	kd->data_offset = kd->desc_offset + count * sizeof(struct kdump_page_desc);
-	return 0;
+	return NULL;
 }
 
 static bool pfn_dumped(const struct kdump_input *kd, uint64_t pfn)
@@ -215,28 +212,25 @@ static uint64_t dumped_before(const struct kdump_input *kd, uint64_t pfn)
  * Copies @size bytes at @offset, NUL-terminated, for the sub-header's
  * vmcoreinfo and note fields; @field names them in messages.
  */
-static int read_blob(struct dump_input *in, uint64_t offset, uint64_t size, uint64_t limit,
+static struct mdf_error *read_blob(struct dump_input *in, uint64_t offset, uint64_t size, uint64_t limit,
 		     const char *field, unsigned char **out)
 {
 	unsigned char *buf;
-	int err;
+	struct mdf_error *err;
 
-	if (size > limit) {
-		msg_error("%s: sub-header size_%s is %" PRIu64 " bytes, more than the %" PRIu64
-			  " it can be", in->path, field, size, limit);
-		return -MDF_ECORRUPT;
-	}
-	if (offset > in->file_size || size > in->file_size - offset) {
-		msg_error("%s: sub-header offset_%s 0x%" PRIx64 " and size_%s %" PRIu64
-			  " reach beyond the end of the file (size %" PRIu64 ")",
-			  in->path, field, offset, field, size, in->file_size);
-		return -MDF_ECORRUPT;
-	}
+	if (size > limit)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: sub-header size_%s is %" PRIu64 " bytes, more than the %" PRIu64
+				 " it can be", in->path, field, size, limit);
+	if (offset > in->file_size || size > in->file_size - offset)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: sub-header offset_%s 0x%" PRIx64 " and size_%s %" PRIu64
+				 " reach beyond the end of the file (size %" PRIu64 ")",
+				 in->path, field, offset, field, size, in->file_size);
 	buf = malloc(size + 1);
-	if (!buf) {
-		msg_error("%s: no memory for %s (%" PRIu64 " bytes)", in->path, field, size);
-		return -ENOMEM;
-	}
+	if (!buf)
+		return mdf_error(-ENOMEM,
+				 "%s: no memory for %s (%" PRIu64 " bytes)", in->path, field, size);
 	err = input_pread(in, buf, size, offset, field);
 	if (err) {
 		free(buf);
@@ -244,20 +238,20 @@ static int read_blob(struct dump_input *in, uint64_t offset, uint64_t size, uint
 	}
 	buf[size] = '\0';
 	*out = buf;
-	return 0;
+	return NULL;
 }
 
 /* Reads and checks the descriptor of a dumped @pfn, and names its codec. */
-static int read_page_desc(struct dump_input *in, const struct kdump_input *kd, uint64_t pfn,
+static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdump_input *kd, uint64_t pfn,
 			  struct kdump_page_desc *pd, enum mdf_codec *codec)
 {
 	uint64_t pos = kd->desc_offset + dumped_before(kd, pfn) * sizeof(*pd);
 	char what[64];
-	int err;
+	struct mdf_error *err;
 
 	/* Open made sure the table fits in a complete dump. */
 	if (pos + sizeof(*pd) > in->file_size)
-		return -MDF_EEXCLUDED;
+		return &mdf_error_excluded;
 	snprintf(what, sizeof(what), "the page descriptor of pfn 0x%" PRIx64, pfn);
 	err = input_pread(in, pd, sizeof(*pd), pos, what);
 	if (err)
@@ -268,51 +262,47 @@ static int read_page_desc(struct dump_input *in, const struct kdump_input *kd, u
 	if (kd->incomplete &&
 	    (pd->offset == 0 || (uint64_t)pd->offset > in->file_size ||
 	     pd->size > in->file_size - (uint64_t)pd->offset))
-		return -MDF_EEXCLUDED;
-	if (pd->size == 0 || pd->size > in->page_size) {
-		msg_error("%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
-			  ": size %" PRIu32 " is not within 1..%" PRIu32 " (the page size)",
-			  in->path, pfn, pos, pd->size, in->page_size);
-		return -MDF_ECORRUPT;
-	}
+		return &mdf_error_excluded;
+	if (pd->size == 0 || pd->size > in->page_size)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
+				 ": size %" PRIu32 " is not within 1..%" PRIu32 " (the page size)",
+				 in->path, pfn, pos, pd->size, in->page_size);
 	if ((uint64_t)pd->offset < kd->data_offset || (uint64_t)pd->offset > in->file_size ||
-	    pd->size > in->file_size - (uint64_t)pd->offset) {
-		msg_error("%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
-			  ": data at 0x%" PRIx64 " (%" PRIu32 " bytes) is outside the page data area "
-			  "0x%" PRIx64 "-0x%" PRIx64, in->path, pfn, pos, (uint64_t)pd->offset,
-			  pd->size, kd->data_offset, in->file_size);
-		return -MDF_ECORRUPT;
-	}
-	if (kdump_codec_of_flags(pd->flags, codec)) {
-		msg_error("%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
-			  ": flags 0x%" PRIx32 " name more than one compression", in->path, pfn,
-			  pos, pd->flags);
-		return -MDF_ECORRUPT;
-	}
-	if (*codec == CODEC_NONE && pd->size != in->page_size) {
-		msg_error("%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
-			  ": uncompressed (flags 0x%" PRIx32 ") but size %" PRIu32
-			  ", not the page size %" PRIu32, in->path, pfn, pos, pd->flags, pd->size,
-			  in->page_size);
-		return -MDF_ECORRUPT;
-	}
-	return 0;
+	    pd->size > in->file_size - (uint64_t)pd->offset)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
+				 ": data at 0x%" PRIx64 " (%" PRIu32 " bytes) is outside the page data area "
+				 "0x%" PRIx64 "-0x%" PRIx64, in->path, pfn, pos, (uint64_t)pd->offset,
+				 pd->size, kd->data_offset, in->file_size);
+	if (kdump_codec_of_flags(pd->flags, codec))
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
+				 ": flags 0x%" PRIx32 " name more than one compression", in->path, pfn,
+				 pos, pd->flags);
+	if (*codec == CODEC_NONE && pd->size != in->page_size)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
+				 ": uncompressed (flags 0x%" PRIx32 ") but size %" PRIu32
+				 ", not the page size %" PRIu32, in->path, pfn, pos, pd->flags, pd->size,
+				 in->page_size);
+	return NULL;
 }
 
-static int kdump_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+static struct mdf_error *kdump_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 {
 	const struct kdump_input *kd = in->priv;
 	struct kdump_page_desc pd;
 	enum mdf_codec codec;
 	unsigned char *packed = NULL;
 	char what[64];
-	int err;
+	struct mdf_error *err;
+	int code;
 
 	if (pfn >= in->max_pfn)
-		return -MDF_ENOTDUMPED;
+		return &mdf_error_not_dumped;
 	if (!pfn_dumped(kd, pfn))
-		return input_find_range(in, pfn * in->page_size) ? -MDF_EEXCLUDED
-								 : -MDF_ENOTDUMPED;
+		return input_find_range(in, pfn * in->page_size) ? &mdf_error_excluded : &mdf_error_not_dumped;
 	err = read_page_desc(in, kd, pfn, &pd, &codec);
 	if (err)
 		return err;
@@ -321,21 +311,19 @@ static int kdump_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 		return input_pread(in, buf, pd.size, (uint64_t)pd.offset, what);
 
 	packed = malloc(pd.size);
-	if (!packed) {
-		msg_error("%s: no memory to read pfn 0x%" PRIx64, in->path, pfn);
-		return -ENOMEM;
-	}
+	if (!packed)
+		return mdf_error(-ENOMEM, "%s: no memory to read pfn 0x%" PRIx64, in->path, pfn);
 	err = input_pread(in, packed, pd.size, (uint64_t)pd.offset, what);
 	if (err)
 		goto out;
-	err = codec_decompress(codec, packed, pd.size, buf, in->page_size);
-	if (err == -ENOMEM)
-		msg_error("%s: no memory to decompress pfn 0x%" PRIx64, in->path, pfn);
-	else if (err)
-		msg_error("%s: pfn 0x%" PRIx64 ": %s data at offset 0x%" PRIx64 " (%" PRIu32
-			  " bytes) does not decompress to a %" PRIu32 "-byte page",
-			  in->path, pfn, codec_name(codec), (uint64_t)pd.offset, pd.size,
-			  in->page_size);
+	code = codec_decompress(codec, packed, pd.size, buf, in->page_size);
+	if (code == -ENOMEM)
+		err = mdf_error(code, "%s: no memory to decompress pfn 0x%" PRIx64, in->path, pfn);
+	else if (code)
+		err = mdf_error(code, "%s: pfn 0x%" PRIx64 ": %s data at offset 0x%" PRIx64 " (%" PRIu32
+				" bytes) does not decompress to a %" PRIu32 "-byte page",
+				in->path, pfn, codec_name(codec), (uint64_t)pd.offset, pd.size,
+				in->page_size);
 out:
 	free(packed);
 	return err;
@@ -370,34 +358,29 @@ static const struct input_ops kdump_ops = {
 	.close = kdump_close,
 };
 
-static int check_disk_header(struct dump_input *in, const struct kdump_disk_header *dh)
+static struct mdf_error *check_disk_header(struct dump_input *in, const struct kdump_disk_header *dh)
 {
-	if (dh->header_version < 1 || dh->header_version > KDUMP_HEADER_VERSION) {
-		msg_error("%s: header_version %" PRId32 " at offset 0x%zx: only versions 1 to %d "
-			  "are known", in->path, dh->header_version,
-			  offsetof(struct kdump_disk_header, header_version), KDUMP_HEADER_VERSION);
-		return -MDF_ECORRUPT;
-	}
+	if (dh->header_version < 1 || dh->header_version > KDUMP_HEADER_VERSION)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: header_version %" PRId32 " at offset 0x%zx: only versions 1 to %d "
+				 "are known", in->path, dh->header_version,
+				 offsetof(struct kdump_disk_header, header_version), KDUMP_HEADER_VERSION);
 	if (dh->block_size < MIN_BLOCK_SIZE || dh->block_size > MAX_BLOCK_SIZE ||
-	    (dh->block_size & (dh->block_size - 1))) {
-		msg_error("%s: block_size %" PRId32 " at offset 0x%zx is not a page size (a power "
-			  "of two from %d to %d)", in->path, dh->block_size,
-			  offsetof(struct kdump_disk_header, block_size), MIN_BLOCK_SIZE,
-			  MAX_BLOCK_SIZE);
-		return -MDF_ECORRUPT;
-	}
-	if (dh->sub_hdr_size < 1) {
-		msg_error("%s: sub_hdr_size %" PRId32 " at offset 0x%zx: the sub header needs at "
-			  "least one block", in->path, dh->sub_hdr_size,
-			  offsetof(struct kdump_disk_header, sub_hdr_size));
-		return -MDF_ECORRUPT;
-	}
-	if (dh->bitmap_blocks == 0) {
-		msg_error("%s: bitmap_blocks is 0 at offset 0x%zx", in->path,
-			  offsetof(struct kdump_disk_header, bitmap_blocks));
-		return -MDF_ECORRUPT;
-	}
-	return 0;
+	    (dh->block_size & (dh->block_size - 1)))
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: block_size %" PRId32 " at offset 0x%zx is not a page size (a power "
+				 "of two from %d to %d)", in->path, dh->block_size,
+				 offsetof(struct kdump_disk_header, block_size), MIN_BLOCK_SIZE,
+				 MAX_BLOCK_SIZE);
+	if (dh->sub_hdr_size < 1)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: sub_hdr_size %" PRId32 " at offset 0x%zx: the sub header needs at "
+				 "least one block", in->path, dh->sub_hdr_size,
+				 offsetof(struct kdump_disk_header, sub_hdr_size));
+	if (dh->bitmap_blocks == 0)
+		return mdf_error(-MDF_ECORRUPT, "%s: bitmap_blocks is 0 at offset 0x%zx", in->path,
+						offsetof(struct kdump_disk_header, bitmap_blocks));
+	return NULL;
 }
 
 static void le_disk_header(struct kdump_disk_header *dh)
@@ -447,10 +430,12 @@ static void fill_header_info(struct kdump_header_info *info, const struct kdump_
 	info->timestamp_usec = dh->timestamp_usec;
 	memcpy(info->release, dh->utsname.release, sizeof(info->release));
 	info->release[sizeof(info->release) - 1] = '\0';
+	memcpy(info->machine, dh->utsname.machine, sizeof(info->machine));
+	info->machine[sizeof(info->machine) - 1] = '\0';
 }
 
 /* Where the bitmaps and the descriptors are, checked against the file. */
-static int check_layout(struct dump_input *in, const struct kdump_disk_header *dh,
+static struct mdf_error *check_layout(struct dump_input *in, const struct kdump_disk_header *dh,
 			struct kdump_input *kd, uint64_t *bitmap1, uint64_t *bitmap2)
 {
 	uint64_t block = (uint64_t)dh->block_size;
@@ -460,41 +445,36 @@ static int check_layout(struct dump_input *in, const struct kdump_disk_header *d
 	*bitmap1 = (1 + (uint64_t)dh->sub_hdr_size) * block;
 	*bitmap2 = *bitmap1 + bitmap_len / 2;
 	kd->desc_offset = *bitmap1 + bitmap_len;
-	if (kd->desc_offset > in->file_size) {
-		msg_error("%s: sub_hdr_size %" PRId32 " and bitmap_blocks %" PRIu32 " (blocks of %"
-			  PRIu64 " bytes) put the bitmaps' end at 0x%" PRIx64 ", beyond the end "
-			  "of the file (size %" PRIu64 "): truncated?", in->path, dh->sub_hdr_size,
-			  dh->bitmap_blocks, block, kd->desc_offset, in->file_size);
-		return -MDF_ECORRUPT;
-	}
-	if (kd->max_mapnr == 0 || kd->max_mapnr > bitmap_len / 2 * 8) {
-		msg_error("%s: max_mapnr %" PRIu64 " does not fit bitmap_blocks %" PRIu32
-			  ", two bitmaps of %" PRIu64 " pfns each", in->path, kd->max_mapnr,
-			  dh->bitmap_blocks, bitmap_len / 2 * 8);
-		return -MDF_ECORRUPT;
-	}
-	if (kd->max_mapnr > UINT64_MAX / block) {
-		msg_error("%s: max_mapnr %" PRIu64 " pages of %" PRIu64 " bytes overflow a 64-bit "
-			  "address", in->path, kd->max_mapnr, block);
-		return -MDF_ECORRUPT;
-	}
-	return 0;
+	if (kd->desc_offset > in->file_size)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: sub_hdr_size %" PRId32 " and bitmap_blocks %" PRIu32 " (blocks of %"
+				 PRIu64 " bytes) put the bitmaps' end at 0x%" PRIx64 ", beyond the end "
+				 "of the file (size %" PRIu64 "): truncated?", in->path, dh->sub_hdr_size,
+				 dh->bitmap_blocks, block, kd->desc_offset, in->file_size);
+	if (kd->max_mapnr == 0 || kd->max_mapnr > bitmap_len / 2 * 8)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: max_mapnr %" PRIu64 " does not fit bitmap_blocks %" PRIu32
+				 ", two bitmaps of %" PRIu64 " pfns each", in->path, kd->max_mapnr,
+				 dh->bitmap_blocks, bitmap_len / 2 * 8);
+	if (kd->max_mapnr > UINT64_MAX / block)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: max_mapnr %" PRIu64 " pages of %" PRIu64 " bytes overflow a 64-bit "
+				 "address", in->path, kd->max_mapnr, block);
+	return NULL;
 }
 
-int kdump_input_open(struct dump_input *in)
+struct mdf_error *kdump_input_open(struct dump_input *in)
 {
 	struct kdump_disk_header dh;
 	struct kdump_sub_header sh;
 	struct kdump_input *kd;
 	uint64_t bitmap1, bitmap2;
 	unsigned char *blob;
-	int err;
+	struct mdf_error *err;
 
 	kd = calloc(1, sizeof(*kd));
-	if (!kd) {
-		msg_error("%s: no memory to open the dump", in->path);
-		return -ENOMEM;
-	}
+	if (!kd)
+		return mdf_error(-ENOMEM, "%s: no memory to open the dump", in->path);
 	/* input_close() frees what is attached to @in, whatever failed. */
 	in->priv = kd;
 	in->ops = &kdump_ops;
@@ -514,6 +494,8 @@ int kdump_input_open(struct dump_input *in)
 	kd->max_mapnr = dh.header_version >= 6 ? sh.max_mapnr_64 : dh.max_mapnr;
 	fill_header_info(&kd->info, &dh, &sh, kd->max_mapnr);
 	in->kdump = &kd->info;
+	/* The header names the machine only in its utsname, which QEMU may leave empty. */
+	in->machine = kd->info.machine[0] ? kd->info.machine : "x86_64";
 
 	err = check_layout(in, &dh, kd, &bitmap1, &bitmap2);
 	if (err)
@@ -524,23 +506,21 @@ int kdump_input_open(struct dump_input *in)
 			 "of space, and the pages it did not write read as excluded",
 			 in->path, dh.status);
 	if (kd->info.split &&
-	    (kd->info.start_pfn > kd->info.end_pfn || kd->info.end_pfn > kd->max_mapnr)) {
-		msg_error("%s: split dump with start_pfn 0x%" PRIx64 " and end_pfn 0x%" PRIx64
-			  ": not a range within max_mapnr 0x%" PRIx64, in->path,
-			  kd->info.start_pfn, kd->info.end_pfn, kd->max_mapnr);
-		return -MDF_ECORRUPT;
-	}
+	    (kd->info.start_pfn > kd->info.end_pfn || kd->info.end_pfn > kd->max_mapnr))
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: split dump with start_pfn 0x%" PRIx64 " and end_pfn 0x%" PRIx64
+				 ": not a range within max_mapnr 0x%" PRIx64, in->path,
+				 kd->info.start_pfn, kd->info.end_pfn, kd->max_mapnr);
 
 	err = read_dumped_bitmap(in, kd, bitmap2);
 	if (err)
 		return err;
-	if (!kd->incomplete && kd->data_offset > in->file_size) {
-		msg_error("%s: the page descriptors (0x%" PRIx64 " bytes from offset 0x%" PRIx64
-			  ", one per pfn set in the 2nd bitmap) reach beyond the end of the file "
-			  "(size %" PRIu64 "): truncated?", in->path,
-			  kd->data_offset - kd->desc_offset, kd->desc_offset, in->file_size);
-		return -MDF_ECORRUPT;
-	}
+	if (!kd->incomplete && kd->data_offset > in->file_size)
+		return mdf_error(-MDF_ECORRUPT,
+				 "%s: the page descriptors (0x%" PRIx64 " bytes from offset 0x%" PRIx64
+				 ", one per pfn set in the 2nd bitmap) reach beyond the end of the file "
+				 "(size %" PRIu64 "): truncated?", in->path,
+				 kd->data_offset - kd->desc_offset, kd->desc_offset, in->file_size);
 	err = read_present_ranges(in, bitmap1, kd->max_mapnr);
 	if (err)
 		return err;
@@ -560,5 +540,5 @@ int kdump_input_open(struct dump_input *in)
 			return err;
 		in->notes_size = sh.size_note;
 	}
-	return 0;
+	return NULL;
 }

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "input/vmcoreinfo.h"
+#include "util/error.h"
 #include "util/message.h"
+#include "util/vec.h"
 
 struct vmcoreinfo_entry {
 	const char *key;
@@ -35,16 +37,16 @@ static int compare_entries(const void *a, const void *b)
 	return ea->value < eb->value ? -1 : ea->value > eb->value;
 }
 
-int vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vmcoreinfo **out)
+struct mdf_error *vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vmcoreinfo **out)
 {
+	struct mdf_error *err = &mdf_error_enomem;
 	struct vmcoreinfo *vi;
 	size_t nr_lines = 0, line_no = 0;
 	char *line, *next;
-	int err = -ENOMEM;
 
 	vi = calloc(1, sizeof(*vi));
 	if (!vi)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	/* The kernel pads the note; stop at the first NUL. */
 	len = strnlen(text, len);
 	vi->storage = malloc(len + 1);
@@ -70,9 +72,9 @@ int vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vm
 			continue;
 		eq = strchr(line, '=');
 		if (!eq || eq == line) {
-			msg_error("%s: VMCOREINFO line %zu is not KEY=VALUE: \"%.60s\"", origin,
-				  line_no, line);
-			err = -MDF_ECORRUPT;
+			err = mdf_error(-MDF_ECORRUPT,
+					"%s: VMCOREINFO line %zu is not KEY=VALUE: \"%.60s\"", origin,
+					line_no, line);
 			goto fail;
 		}
 		*eq = '\0';
@@ -81,47 +83,37 @@ int vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vm
 		vi->nr_entries++;
 	}
 	if (!vi->nr_entries) {
-		msg_error("%s: VMCOREINFO is empty", origin);
-		err = -MDF_ECORRUPT;
+		err = mdf_error(-MDF_ECORRUPT, "%s: VMCOREINFO is empty", origin);
 		goto fail;
 	}
 	qsort(vi->entries, vi->nr_entries, sizeof(*vi->entries), compare_entries);
 	*out = vi;
-	return 0;
+	return NULL;
 fail:
 	vmcoreinfo_free(vi);
 	return err;
 }
 
-int vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out)
+struct mdf_error *vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out)
 {
 	FILE *f = fopen(path, "re");
 	char *text = NULL;
 	size_t len = 0, cap = 0;
-	int err = 0;
+	struct mdf_error *err;
 
-	if (!f) {
-		err = -errno;
-		msg_error("%s: cannot open VMCOREINFO file: %s", path, strerror(errno));
-		return err;
-	}
+	if (!f)
+		return mdf_error(-errno, "%s: cannot open VMCOREINFO file: %s", path, strerror(errno));
 	for (;;) {
 		if (cap - len < 4096) {
-			char *grown;
-
 			/* A real VMCOREINFO is a few KiB; refuse anything absurd. */
 			if (cap >= (1u << 20)) {
-				msg_error("%s: larger than 1 MiB, not a VMCOREINFO file", path);
-				err = -EFBIG;
+				err = mdf_error(-EFBIG, "%s: larger than 1 MiB, not a VMCOREINFO file", path);
 				goto out;
 			}
-			grown = realloc(text, cap + 65536);
-			if (!grown) {
-				err = -ENOMEM;
+			if (vec_reserve(text, &cap, len, 65536)) {
+				err = &mdf_error_enomem;
 				goto out;
 			}
-			text = grown;
-			cap += 65536;
 		}
 		size_t n = fread(text + len, 1, cap - len, f);
 
@@ -130,8 +122,7 @@ int vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out)
 			break;
 	}
 	if (ferror(f)) {
-		err = -EIO;
-		msg_error("%s: read error", path);
+		err = mdf_error(-EIO, "%s: read error", path);
 		goto out;
 	}
 	err = vmcoreinfo_parse(text, len, path, out);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct mdf_error;
 struct vmcoreinfo;
 
 /*
@@ -18,9 +19,9 @@ struct vmcoreinfo;
  * for messages.  Lines without '=' are an error; the last of duplicate
  * keys wins, as in the kernel's own reading.
  */
-int vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vmcoreinfo **out);
+struct mdf_error *vmcoreinfo_parse(const char *text, size_t len, const char *origin, struct vmcoreinfo **out);
 /* Reads a VMCOREINFO file, as `makedumpfile -g` writes and `-i` takes. */
-int vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out);
+struct mdf_error *vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out);
 void vmcoreinfo_free(struct vmcoreinfo *vi);
 
 /* The raw value of a whole key such as "OSRELEASE" or "SYMBOL(_stext)". */

@@ -31,7 +31,10 @@
 #include "kernel/btf.h"
 #include "kernel/list.h"
 #include "memory/reader.h"
+#include "util/error.h"
+#include "util/hash.h"
 #include "util/message.h"
+#include "util/vec.h"
 
 /* vmlinux's is about 5 MiB, the largest module's (amdgpu) about 3 MiB. */
 #define MAX_BTF_SIZE (64u << 20)
@@ -69,11 +72,11 @@ struct btf_unit {
 	 */
 	struct name_index enumerators;
 	bool enumerators_tried;
-	int enumerators_err;
+	struct mdf_error *enumerators_err;
 	uint64_t data_addr;       /* a module's: where the kernel keeps the raw BTF */
 	uint32_t data_size;
 	bool tried;               /* parsing was attempted: btf or err says how it went */
-	int err;
+	struct mdf_error *err;    /* kept: each lookup that needs the unit gets a copy */
 };
 
 /* Where the fields btf_modules needs sit, from vmlinux's BTF. */
@@ -89,9 +92,9 @@ struct btf_info {
 	struct btf_location loc;
 	struct btf_unit vmlinux;
 	struct btf_unit *modules;
-	size_t nr_modules;
+	size_t nr_modules, cap_modules;
 	bool modules_listed;
-	int modules_err;
+	struct mdf_error *modules_err;
 };
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -109,23 +112,25 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-int btf_info_new(struct memory *mem, const struct btf_location *loc, struct btf_info **out)
+struct mdf_error *btf_info_new(struct memory *mem, const struct btf_location *loc, struct btf_info **out)
 {
 	struct btf_info *bi = calloc(1, sizeof(*bi));
 
 	if (!bi)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	bi->mem = mem;
 	bi->loc = *loc;
 	strcpy(bi->vmlinux.name, "vmlinux");
 	bi->vmlinux.first_id = 1;
 	libbpf_set_print(print_libbpf);
 	*out = bi;
-	return 0;
+	return NULL;
 }
 
 static void unit_release(struct btf_unit *unit)
 {
+	mdf_error_free(unit->err);
+	mdf_error_free(unit->enumerators_err);
 	btf__free(unit->btf);
 	free(unit->types.entries);
 	free(unit->types.slots);
@@ -140,18 +145,16 @@ void btf_info_free(struct btf_info *bi)
 	for (size_t i = 0; i < bi->nr_modules; i++)
 		unit_release(&bi->modules[i]);
 	free(bi->modules);
+	mdf_error_free(bi->modules_err);
 	/* Modules' BTFs are split on vmlinux's: it goes last. */
 	unit_release(&bi->vmlinux);
 	free(bi);
 }
 
+/* The low half of the name's hash: the table has fewer than 2^32 slots. */
 static uint32_t hash_name(const char *name)
 {
-	uint32_t h = 2166136261u;
-
-	while (*name)
-		h = (h ^ (unsigned char)*name++) * 16777619u;
-	return h;
+	return (uint32_t)fnv1a64_str(name);
 }
 
 static const char *type_name(const struct btf *btf, const struct btf_type *t)
@@ -179,21 +182,14 @@ static int64_t enumerator_value(const struct btf_type *t, uint32_t i)
 	return (int64_t)btf_enum64_value(&btf_enum64(t)[i]);
 }
 
-/* Appends an entry, growing the array as needed: -ENOMEM when it cannot. */
-static int index_append(struct name_index *index, uint32_t *nr, uint32_t *cap, const char *name, uint32_t id,
-			uint32_t enumerator)
+/* Appends an entry, growing the array as needed. */
+static struct mdf_error *index_append(struct name_index *index, uint32_t *nr, size_t *cap, const char *name,
+				      uint32_t id, uint32_t enumerator)
 {
-	if (*nr == *cap) {
-		uint32_t grown = *cap ? 2 * *cap : 1024;
-		struct name_entry *entries = realloc(index->entries, grown * sizeof(*entries));
-
-		if (!entries)
-			return -ENOMEM;
-		index->entries = entries;
-		*cap = grown;
-	}
+	if (vec_reserve(index->entries, cap, *nr, 1))
+		return &mdf_error_enomem;
 	index->entries[(*nr)++] = (struct name_entry){ .hash = hash_name(name), .id = id, .enumerator = enumerator };
-	return 0;
+	return NULL;
 }
 
 static bool is_indexed_type(const struct btf_type *t)
@@ -208,10 +204,11 @@ static bool is_indexed_type(const struct btf_type *t)
  * probing keeps entries of one name in id order along their chain, so a
  * lookup meets the first definition first.
  */
-static int build_index(const struct btf_unit *unit, bool enumerators, struct name_index *index)
+static struct mdf_error *build_index(const struct btf_unit *unit, bool enumerators, struct name_index *index)
 {
-	uint32_t end = btf__type_cnt(unit->btf), nr = 0, cap = 0, size = 1;
-	int err = 0;
+	uint32_t end = btf__type_cnt(unit->btf), nr = 0, size = 1;
+	struct mdf_error *err = NULL;
+	size_t cap = 0;
 
 	for (uint32_t id = unit->first_id; id < end && !err; id++) {
 		const struct btf_type *t = btf__type_by_id(unit->btf, id);
@@ -227,7 +224,7 @@ static int build_index(const struct btf_unit *unit, bool enumerators, struct nam
 		size <<= 1;
 	index->slots = calloc(size, sizeof(*index->slots));
 	if (!index->slots)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	index->mask = size - 1;
 	for (uint32_t i = 0; i < nr; i++) {
 		uint32_t slot = index->entries[i].hash & index->mask;
@@ -236,34 +233,34 @@ static int build_index(const struct btf_unit *unit, bool enumerators, struct nam
 			slot = (slot + 1) & index->mask;
 		index->slots[slot] = i + 1;
 	}
-	return 0;
+	return NULL;
 }
 
 /* Reads @len bytes of a unit's raw BTF, from @offset on. */
-static int read_raw_btf(struct btf_info *bi, const struct btf_unit *unit, uint32_t offset, void *buf,
-			uint32_t len)
+static struct mdf_error *read_raw_btf(struct btf_info *bi, const struct btf_unit *unit, uint32_t offset,
+				      void *buf, uint32_t len)
 {
-	int err = mem_read_virt(bi->mem, unit->data_addr + offset, buf, len);
+	struct mdf_error *err = mem_read_virt(bi->mem, unit->data_addr + offset, buf, len);
 
 	if (err)
-		msg_error("%s: cannot read its BTF (%" PRIu32 " bytes at 0x%" PRIx64 "): %s", unit->name,
-			  unit->data_size, unit->data_addr, mdf_strerror(err));
-	return err;
+		return mdf_error_wrap(err, "%s: cannot read its BTF (%" PRIu32 " bytes at 0x%" PRIx64 ")",
+				      unit->name, unit->data_size, unit->data_addr);
+	return NULL;
 }
 
 /* Takes libbpf's answer for a unit's BTF (errno as libbpf left it): the BTF, or why not. */
-static int take_parsed(struct btf_unit *unit, struct btf *btf)
+static struct mdf_error *take_parsed(struct btf_unit *unit, struct btf *btf)
 {
 	int err = -errno;
 
 	if (btf) {
 		unit->btf = btf;
-		return 0;
+		return NULL;
 	}
-	msg_error("%s: the BTF at 0x%" PRIx64 " (%" PRIu32 " bytes) does not parse: %s "
-		  "(--message-level 31 shows libbpf's reason)", unit->name, unit->data_addr,
-		  unit->data_size, strerror(-err));
-	return err == -ENOMEM ? err : -MDF_ECORRUPT;
+	return mdf_error(err == -ENOMEM ? err : -MDF_ECORRUPT,
+			 "%s: the BTF at 0x%" PRIx64 " (%" PRIu32 " bytes) does not parse: %s "
+			 "(--message-level 31 shows libbpf's reason)", unit->name, unit->data_addr,
+			 unit->data_size, strerror(-err));
 }
 
 /*
@@ -275,17 +272,17 @@ static int take_parsed(struct btf_unit *unit, struct btf *btf)
  */
 #define SPLIT_BTF_PIECE (64u << 10)
 
-static int new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf *base)
+static struct mdf_error *new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf *base)
 {
 	char path[64], *piece = malloc(SPLIT_BTF_PIECE);
-	int fd = -1, err = 0;
+	struct mdf_error *err = NULL;
+	int fd = -1;
 
 	if (!piece)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	fd = memfd_create("module-btf", MFD_CLOEXEC);
 	if (fd < 0) {
-		err = -errno;
-		msg_error("%s: cannot make a file for its BTF: %s", unit->name, strerror(errno));
+		err = mdf_error(-errno, "%s: cannot make a file for its BTF: %s", unit->name, strerror(errno));
 		goto out;
 	}
 	for (uint32_t done = 0, len; done < unit->data_size && !err; done += len) {
@@ -297,8 +294,9 @@ static int new_split_btf(struct btf_info *bi, struct btf_unit *unit, struct btf 
 			break;
 		written = write(fd, piece, len);
 		if (written != (ssize_t)len) {
-			err = written < 0 ? -errno : -EIO;
-			msg_error("%s: cannot copy its BTF to a file: %s", unit->name, strerror(-err));
+			int code = written < 0 ? -errno : -EIO;
+
+			err = mdf_error(code, "%s: cannot copy its BTF to a file: %s", unit->name, strerror(-code));
 		}
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
@@ -312,10 +310,10 @@ out:
 }
 
 /* vmlinux's BTF, whole: libbpf parses it from a copy of its own, so ours goes at once. */
-static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
+static struct mdf_error *new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 {
 	void *raw = malloc(unit->data_size);
-	int err = raw ? read_raw_btf(bi, unit, 0, raw, unit->data_size) : -ENOMEM;
+	struct mdf_error *err = raw ? read_raw_btf(bi, unit, 0, raw, unit->data_size) : &mdf_error_enomem;
 
 	if (!err)
 		err = take_parsed(unit, btf__new(raw, unit->data_size));
@@ -323,14 +321,20 @@ static int new_vmlinux_btf(struct btf_info *bi, struct btf_unit *unit)
 	return err;
 }
 
+/* An error kept for each one who asks: a copy of it. */
+static struct mdf_error *kept(const struct mdf_error *err)
+{
+	return err ? mdf_error_copy(err) : NULL;
+}
+
 /* Reads and parses a unit's raw BTF from the dump, once. */
-static int load_unit(struct btf_info *bi, struct btf_unit *unit)
+static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 {
 	struct btf *base = unit == &bi->vmlinux ? NULL : bi->vmlinux.btf;
-	int err;
+	struct mdf_error *err;
 
 	if (unit->tried)
-		return unit->err;
+		return kept(unit->err);
 	unit->tried = true;
 	err = base ? new_split_btf(bi, unit, base) : new_vmlinux_btf(bi, unit);
 	if (!err) {
@@ -345,29 +349,27 @@ static int load_unit(struct btf_info *bi, struct btf_unit *unit)
 		unit->btf = NULL;
 	}
 	unit->err = err;
-	return err;
+	return kept(err);
 }
 
-static int load_vmlinux(struct btf_info *bi)
+static struct mdf_error *load_vmlinux(struct btf_info *bi)
 {
 	struct btf_unit *unit = &bi->vmlinux;
 	uint64_t start = bi->loc.start, stop = bi->loc.stop;
 
 	if (!unit->tried && !unit->data_size) {
 		if (!bi->loc.has_vmlinux) {
-			msg_error("the kernel's kallsyms have no __start_BTF and __stop_BTF: "
-				  "it was built without BTF (CONFIG_DEBUG_INFO_BTF)");
 			unit->tried = true;
-			unit->err = -ENOENT;
-			return unit->err;
+			unit->err = mdf_error(-ENOENT, "the kernel's kallsyms have no __start_BTF and __stop_BTF: "
+					      "it was built without BTF (CONFIG_DEBUG_INFO_BTF)");
+			return kept(unit->err);
 		}
 		if (stop <= start || stop - start > MAX_BTF_SIZE) {
-			msg_error("vmlinux BTF from __start_BTF=0x%" PRIx64 " to __stop_BTF=0x%" PRIx64
-				  " is not 1 byte to %u MiB: corrupt kallsyms", start, stop,
-				  MAX_BTF_SIZE >> 20);
 			unit->tried = true;
-			unit->err = -MDF_ECORRUPT;
-			return unit->err;
+			unit->err = mdf_error(-MDF_ECORRUPT, "vmlinux BTF from __start_BTF=0x%" PRIx64
+					      " to __stop_BTF=0x%" PRIx64 " is not 1 byte to %u MiB: corrupt kallsyms",
+					      start, stop, MAX_BTF_SIZE >> 20);
+			return kept(unit->err);
 		}
 		unit->data_addr = start;
 		unit->data_size = (uint32_t)(stop - start);
@@ -463,11 +465,12 @@ static uint32_t find_type(const struct btf_unit *unit, const char *name)
 }
 
 /*
- * The enum constant @name: 0 and its value, -ENOENT, or -ENOTUNIQ when two
- * enums of this unit give it different values (then @report says which).
+ * The enum constant @name and its value; -ENOENT, with nothing more to
+ * say, when there is none; -ENOTUNIQ when two enums of this unit give it
+ * different values.
  */
-static int find_enumerator(struct btf_unit *unit, const char *name, bool report, int64_t *value,
-			   uint32_t *enum_id)
+static struct mdf_error *find_enumerator(struct btf_unit *unit, const char *name, int64_t *value,
+					 uint32_t *enum_id)
 {
 	const struct name_index *index = &unit->enumerators;
 	uint32_t hash = hash_name(name);
@@ -478,7 +481,7 @@ static int find_enumerator(struct btf_unit *unit, const char *name, bool report,
 		unit->enumerators_err = build_index(unit, true, &unit->enumerators);
 	}
 	if (unit->enumerators_err)
-		return unit->enumerators_err;
+		return kept(unit->enumerators_err);
 	for (uint32_t slot = hash & index->mask; index->slots[slot]; slot = (slot + 1) & index->mask) {
 		const struct name_entry *e = &index->entries[index->slots[slot] - 1];
 		const struct btf_type *t;
@@ -493,14 +496,11 @@ static int find_enumerator(struct btf_unit *unit, const char *name, bool report,
 		if (found && v != *value) {
 			char first[128], second[128];
 
-			if (report) {
-				describe_type(unit->btf, *enum_id, first, sizeof(first));
-				describe_type(unit->btf, e->id, second, sizeof(second));
-				msg_error("%s: enum constant %s is %" PRId64 " in %s but %" PRId64 " in %s; "
-					  "name the enum to choose: ENUM.%s", unit->name, name, *value, first,
-					  v, second, name);
-			}
-			return -ENOTUNIQ;
+			describe_type(unit->btf, *enum_id, first, sizeof(first));
+			describe_type(unit->btf, e->id, second, sizeof(second));
+			return mdf_error(-ENOTUNIQ, "%s: enum constant %s is %" PRId64 " in %s but %" PRId64
+					 " in %s; name the enum to choose: ENUM.%s", unit->name, name, *value,
+					 first, v, second, name);
 		}
 		if (!found) {
 			*value = v;
@@ -508,11 +508,11 @@ static int find_enumerator(struct btf_unit *unit, const char *name, bool report,
 			found = true;
 		}
 	}
-	return found ? 0 : -ENOENT;
+	return found ? NULL : mdf_error_code(-ENOENT);
 }
 
 /* Reads the BTF layout of btf_modules' entries, for the walk. */
-static int module_layout(struct btf_info *bi, struct btf_module_layout *l)
+static struct mdf_error *module_layout(struct btf_info *bi, struct btf_module_layout *l)
 {
 	const struct {
 		const char *path;
@@ -528,53 +528,52 @@ static int module_layout(struct btf_info *bi, struct btf_module_layout *l)
 	struct btf_info_result r;
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		int err = btf_info_lookup(bi, "vmlinux", fields[i].path, &r);
+		struct mdf_error *err = btf_info_lookup(bi, "vmlinux", fields[i].path, &r);
 
-		if (err) {
-			if (err == -ENOENT)
-				msg_error("vmlinux BTF has no %s: cannot find module BTF", fields[i].path);
-			return err;
+		if (err && err->code == -ENOENT) {
+			mdf_error_free(err);
+			return mdf_error(-ENOENT, "vmlinux BTF has no %s: cannot find module BTF", fields[i].path);
 		}
+		if (err)
+			return err;
 		*fields[i].offset = r.bit_offset / 8;
 		if (!strcmp(fields[i].path, "module.name"))
 			l->module_name_size = (uint64_t)r.size;
 	}
-	if (l->module_name_size < 2 || l->module_name_size > MODULE_NAME_MAX) {
-		msg_error("vmlinux BTF says struct module.name has %" PRIu64 " bytes, not 2..%d",
-			  l->module_name_size, MODULE_NAME_MAX);
-		return -MDF_ECORRUPT;
-	}
-	return 0;
+	if (l->module_name_size < 2 || l->module_name_size > MODULE_NAME_MAX)
+		return mdf_error(-MDF_ECORRUPT, "vmlinux BTF says struct module.name has %" PRIu64
+				 " bytes, not 2..%d", l->module_name_size, MODULE_NAME_MAX);
+	return NULL;
 }
 
 /*
  * One entry of btf_modules: its module's name and where its raw BTF is.
  * A bad entry is reported here; the caller goes on with the list.
  */
-static int read_module_entry(struct btf_info *bi, const struct btf_module_layout *l, uint64_t entry,
-			     struct btf_unit *unit)
+static struct mdf_error *read_module_entry(struct btf_info *bi, const struct btf_module_layout *l,
+					   uint64_t entry, struct btf_unit *unit)
 {
 	uint64_t module, btf;
 	char name[MODULE_NAME_MAX];
-	int err;
+	struct mdf_error *err;
 
 	err = mem_read_u64(bi->mem, entry + l->module, &module);
 	if (!err)
 		err = mem_read_u64(bi->mem, entry + l->btf, &btf);
 	if (err) {
 		msg_warn("btf_modules: struct btf_module at 0x%" PRIx64 " is unreadable (%s): skipped", entry,
-			 mdf_strerror(err));
+			 mdf_error_text(err));
 		return err;
 	}
 	err = mem_read_virt(bi->mem, module + l->module_name, name, l->module_name_size);
 	if (err) {
 		msg_warn("btf_modules: struct btf_module at 0x%" PRIx64 ": its struct module at 0x%" PRIx64
-			 " is unreadable (%s): skipped", entry, module, mdf_strerror(err));
+			 " is unreadable (%s): skipped", entry, module, mdf_error_text(err));
 		return err;
 	}
 	if (!memchr(name, '\0', l->module_name_size) || !name[0]) {
 		msg_warn("btf_modules: struct module at 0x%" PRIx64 " has no valid name: skipped", module);
-		return -MDF_ECORRUPT;
+		return mdf_error_code(-MDF_ECORRUPT);
 	}
 	memcpy(unit->name, name, l->module_name_size);
 	err = mem_read_u64(bi->mem, btf + l->data, &unit->data_addr);
@@ -582,73 +581,77 @@ static int read_module_entry(struct btf_info *bi, const struct btf_module_layout
 		err = mem_read_u32(bi->mem, btf + l->data_size, &unit->data_size);
 	if (err) {
 		msg_warn("module %s: its struct btf at 0x%" PRIx64 " is unreadable (%s): its BTF is not used",
-			 unit->name, btf, mdf_strerror(err));
+			 unit->name, btf, mdf_error_text(err));
 		return err;
 	}
 	if (unit->data_size == 0 || unit->data_size > MAX_BTF_SIZE) {
 		msg_warn("module %s: struct btf at 0x%" PRIx64 " says its BTF has %" PRIu32 " bytes, not 1 "
 			 "byte to %u MiB: corrupt, not used", unit->name, btf, unit->data_size,
 			 MAX_BTF_SIZE >> 20);
-		return -MDF_ECORRUPT;
+		return mdf_error_code(-MDF_ECORRUPT);
 	}
-	return 0;
+	return NULL;
 }
 
 /*
  * Walks btf_modules once and records each module's BTF, unparsed.  A bad
  * link ends the walk: the modules before it stay usable.
  */
-static int list_modules(struct btf_info *bi)
+static struct mdf_error *list_modules(struct btf_info *bi)
 {
 	struct btf_module_layout l;
 	struct klist list;
 	uint64_t head = bi->loc.btf_modules, node;
 	char last[MODULE_NAME_MAX] = "?";
-	int err, more;
+	struct mdf_error *err;
 
 	if (bi->modules_listed)
-		return bi->modules_err;
+		return kept(bi->modules_err);
 	bi->modules_listed = true;
 	err = load_vmlinux(bi);
-	if (err)
-		return bi->modules_err = err;
-	if (!bi->loc.has_modules) {
+	if (!err && !bi->loc.has_modules) {
 		msg_debug("the kernel's kallsyms have no btf_modules: no module BTF "
 			  "(CONFIG_DEBUG_INFO_BTF_MODULES off)");
-		return bi->modules_err = -ENOENT;
+		err = mdf_error_code(-ENOENT);
 	}
-	err = module_layout(bi, &l);
-	if (err)
-		return bi->modules_err = err;
+	if (!err)
+		err = module_layout(bi, &l);
+	if (err) {
+		bi->modules_err = err;
+		return kept(err);
+	}
 	klist_init(&list, bi->mem, head, MAX_MODULES);
-	while ((more = klist_next(&list, &node)) > 0) {
-		struct btf_unit unit = { 0 }, *grown;
+	while (!(err = klist_next(&list, &node)) && node) {
+		struct btf_unit unit = { 0 };
 
 		/*
 		 * A damaged entry was reported.  When its module's name is known
 		 * it stays listed, unusable, so that a lookup in it says so.
 		 */
 		unit.err = read_module_entry(bi, &l, node - l.list, &unit);
-		unit.tried = unit.err != 0;
+		unit.tried = unit.err != NULL;
 		snprintf(last, sizeof(last), "%s", unit.name[0] ? unit.name : "?");
-		if (!unit.name[0])
+		if (!unit.name[0]) {
+			mdf_error_free(unit.err);
 			continue;
-		grown = realloc(bi->modules, (bi->nr_modules + 1) * sizeof(*grown));
-		if (!grown) {
-			more = -ENOMEM;
+		}
+		if (vec_reserve(bi->modules, &bi->cap_modules, bi->nr_modules, 1)) {
+			mdf_error_free(unit.err);
+			err = &mdf_error_enomem;
 			break;
 		}
-		bi->modules = grown;
 		bi->modules[bi->nr_modules++] = unit;
 	}
-	if (more < 0 && more != -ENOMEM)
+	if (err && err->code != -ENOMEM) {
 		msg_warn("btf_modules list at 0x%" PRIx64 ": after %s%s (struct btf_module at 0x%" PRIx64
 			 "), %s; the BTF of modules past it is not searched", head,
 			 list.count ? "module " : "its head", list.count ? last : "",
-			 list.count ? list.node - l.list : head, list.reason);
+			 list.count ? list.node - l.list : head, mdf_error_text(err));
+	}
 	klist_release(&list);
 	msg_debug("btf_modules: %zu modules with BTF", bi->nr_modules);
-	return bi->modules_err = more < 0 ? more : 0;
+	bi->modules_err = err;
+	return kept(err);
 }
 
 /* The module of that name among those listed, or NULL. */
@@ -660,10 +663,21 @@ static struct btf_unit *find_module(struct btf_info *bi, const char *name)
 	return NULL;
 }
 
+/* Whether a module's BTF loads; one that does not is said once, as a warning, and passed over. */
+static bool module_usable(struct btf_info *bi, struct btf_unit *unit)
+{
+	bool first = !unit->tried;
+	struct mdf_error *err = load_unit(bi, unit);
+
+	if (err && first)
+		msg_warn("%s", mdf_error_text(err));
+	mdf_error_free(err);
+	return !err;
+}
+
 /*
  * The @i-th unit of @scope in search order, parsed, or NULL past the last.
- * Units whose BTF does not load were reported and are passed over; the
- * module list is walked only when the search gets to modules.
+ * The module list is walked only when the search gets to modules.
  */
 static struct btf_unit *scope_unit(struct btf_info *bi, const char *scope, size_t i)
 {
@@ -674,9 +688,10 @@ static struct btf_unit *scope_unit(struct btf_info *bi, const char *scope, size_
 			return &bi->vmlinux;
 		if (scope)
 			return NULL;
-		list_modules(bi);
+		/* A list that does not walk was said; the modules before the break are there. */
+		mdf_error_free(list_modules(bi));
 		for (i--; i < bi->nr_modules; i++)
-			if (!load_unit(bi, &bi->modules[i]))
+			if (module_usable(bi, &bi->modules[i]))
 				return &bi->modules[i];
 		return NULL;
 	}
@@ -685,7 +700,7 @@ static struct btf_unit *scope_unit(struct btf_info *bi, const char *scope, size_
 	if (i == 1)
 		return &bi->vmlinux;
 	unit = find_module(bi, scope);
-	return unit && !load_unit(bi, unit) ? unit : NULL;
+	return unit && module_usable(bi, unit) ? unit : NULL;
 }
 
 /* A member of a struct or union, searched inside anonymous members too. */
@@ -717,8 +732,8 @@ static bool find_member(const struct btf *btf, uint32_t id, const char *name, ui
 }
 
 /* Fills in what follows from r->type_id: kind, size, array length. */
-static int finish_result(const struct btf_unit *unit, const char *path, bool report,
-			 struct btf_info_result *r)
+static struct mdf_error *finish_result(const struct btf_unit *unit, const char *path,
+				       struct btf_info_result *r)
 {
 	const struct btf_type *t = btf__type_by_id(unit->btf, r->type_id);
 	const struct btf_type *target = btf__type_by_id(unit->btf, skip_aliases(unit->btf, r->type_id));
@@ -728,13 +743,10 @@ static int finish_result(const struct btf_unit *unit, const char *path, bool rep
 	r->btf_kind = t ? btf_kind(t) : BTF_KIND_UNKN;
 	r->size = btf__resolve_size(unit->btf, r->type_id);
 	r->array_length = target && btf_is_array(target) ? (int64_t)btf_array(target)->nelems : -1;
-	if (r->size < 0) {
-		if (report)
-			msg_error("%s: %s: its type (id %" PRIu32 ") has no size in %s's BTF", unit->name,
-				  path, r->type_id, unit->name);
-		return -ENOENT;
-	}
-	return 0;
+	if (r->size < 0)
+		return mdf_error(-ENOENT, "%s: %s: its type (id %" PRIu32 ") has no size in %s's BTF", unit->name,
+				 path, r->type_id, unit->name);
+	return NULL;
 }
 
 /*
@@ -742,8 +754,8 @@ static int finish_result(const struct btf_unit *unit, const char *path, bool rep
  * was found.  @copy is a writable copy of @path; @rest points into it,
  * past the first component.
  */
-static int resolve_members(const struct btf_unit *unit, const char *path, const char *copy, char *rest,
-			   bool report, struct btf_info_result *r)
+static struct mdf_error *resolve_members(const struct btf_unit *unit, const char *path, const char *copy,
+					 char *rest, struct btf_info_result *r)
 {
 	char *member, *save = NULL;
 	uint64_t offset = 0;
@@ -755,12 +767,9 @@ static int resolve_members(const struct btf_unit *unit, const char *path, const 
 		int known = (int)(member - copy - 1);
 		char label[160];
 
-		if (r->kind == BTF_INFO_ENUM_VALUE) {
-			if (report)
-				msg_error("%s: %.*s is an enum constant: it has no member %s", unit->name,
-					  known, path, member);
-			return -ENOENT;
-		}
+		if (r->kind == BTF_INFO_ENUM_VALUE)
+			return mdf_error(-ENOENT, "%s: %.*s is an enum constant: it has no member %s", unit->name,
+					 known, path, member);
 		if (t && btf_is_any_enum(t) && r->kind == BTF_INFO_TYPE) {
 			for (uint32_t i = 0; i < btf_vlen(t) && r->kind != BTF_INFO_ENUM_VALUE; i++) {
 				if (strcmp(enumerator_name(unit->btf, t, i), member))
@@ -770,59 +779,48 @@ static int resolve_members(const struct btf_unit *unit, const char *path, const 
 			}
 			if (r->kind == BTF_INFO_ENUM_VALUE)
 				continue;
-			if (report)
-				msg_error("%s: enum %.*s has no constant %s", unit->name, known, path,
-					  member);
-			return -ENOENT;
+			return mdf_error(-ENOENT, "%s: enum %.*s has no constant %s", unit->name, known, path,
+					 member);
 		}
 		describe_type(unit->btf, r->type_id, label, sizeof(label));
-		if (!t || !btf_is_composite(t)) {
-			if (report)
-				msg_error("%s: %.*s is %s, not a struct or union: it has no member %s",
-					  unit->name, known, path, label, member);
-			return -ENOENT;
-		}
-		if (!find_member(unit->btf, id, member, offset, 0, r)) {
-			if (report)
-				msg_error("%s: %.*s (%s) has no member %s", unit->name, known, path, label,
-					  member);
-			return -ENOENT;
-		}
+		if (!t || !btf_is_composite(t))
+			return mdf_error(-ENOENT, "%s: %.*s is %s, not a struct or union: it has no member %s",
+					 unit->name, known, path, label, member);
+		if (!find_member(unit->btf, id, member, offset, 0, r))
+			return mdf_error(-ENOENT, "%s: %.*s (%s) has no member %s", unit->name, known, path, label,
+					 member);
 		offset = r->bit_offset;
 		r->kind = BTF_INFO_MEMBER;
 	}
-	return finish_result(unit, path, report, r);
+	return finish_result(unit, path, r);
 }
 
-static int lookup(struct btf_info *bi, const char *scope, const char *path, bool report,
-		  struct btf_info_result *r)
+struct mdf_error *btf_info_lookup(struct btf_info *bi, const char *scope, const char *path,
+				  struct btf_info_result *r)
 {
 	char name[MAX_PATH_LEN], *dot;
 	struct btf_unit *unit;
-	int err;
+	struct mdf_error *err;
 
 	memset(r, 0, sizeof(*r));
 	r->array_length = -1;
 	if (strlen(path) >= sizeof(name) || !*path || *path == '.' || path[strlen(path) - 1] == '.' ||
-	    strstr(path, "..")) {
-		if (report)
-			msg_error("\"%.80s\" is not NAME or NAME.MEMBER[.MEMBER...]", path);
-		return -EINVAL;
-	}
+	    strstr(path, ".."))
+		return mdf_error(-EINVAL, "\"%.80s\" is not NAME or NAME.MEMBER[.MEMBER...]", path);
 	err = load_vmlinux(bi);
 	if (err)
 		return err;
 	if (scope && strcmp(scope, "vmlinux")) {
 		err = list_modules(bi);
 		if (!find_module(bi, scope)) {
-			/* A list that could not be walked at all was reported as such. */
-			if (err && err != -ENOENT && !bi->nr_modules)
+			/* A list that could not be walked at all says so. */
+			if (err && err->code != -ENOENT && !bi->nr_modules)
 				return err;
-			if (report)
-				msg_error("%s: no such module in btf_modules (%zu modules have BTF there)",
-					  scope, bi->nr_modules);
-			return -ENOENT;
+			mdf_error_free(err);
+			return mdf_error(-ENOENT, "%s: no such module in btf_modules (%zu modules have BTF there)",
+					 scope, bi->nr_modules);
 		}
+		mdf_error_free(err);
 		err = load_unit(bi, find_module(bi, scope));
 		if (err)
 			return err;
@@ -840,12 +838,16 @@ static int lookup(struct btf_info *bi, const char *scope, const char *path, bool
 
 		r->type_id = find_type(unit, name);
 		if (!r->type_id) {
-			err = dot ? -ENOENT : find_enumerator(unit, name, report, &r->value, &r->type_id);
-			if (err == -ENOENT)
+			if (dot)
 				continue;
+			err = find_enumerator(unit, name, &r->value, &r->type_id);
+			if (err && err->code == -ENOENT) {
+				mdf_error_free(err);
+				continue;
+			}
 			if (!err) {
 				r->kind = BTF_INFO_ENUM_VALUE;
-				err = finish_result(unit, path, report, r);
+				err = finish_result(unit, path, r);
 			}
 			return err;
 		}
@@ -855,44 +857,32 @@ static int lookup(struct btf_info *bi, const char *scope, const char *path, bool
 			r->kind = BTF_INFO_VARIABLE;
 			r->type_id = t->type;
 		}
-		return dot ? resolve_members(unit, path, name, dot + 1, report, r)
-			   : finish_result(unit, path, report, r);
+		return dot ? resolve_members(unit, path, name, dot + 1, r) : finish_result(unit, path, r);
 	}
-	if (report)
-		msg_error("%s: no struct, union, typedef, enum, base type%s of that name in the BTF of %s%s",
-			  name, dot ? " or variable" : ", variable or enum constant",
-			  !scope ? "vmlinux or any module" : scope,
-			  scope && strcmp(scope, "vmlinux") ? " or vmlinux" : "");
-	return -ENOENT;
+	return mdf_error(-ENOENT, "%s: no struct, union, typedef, enum, base type%s of that name in the BTF of %s%s",
+			 name, dot ? " or variable" : ", variable or enum constant",
+			 !scope ? "vmlinux or any module" : scope,
+			 scope && strcmp(scope, "vmlinux") ? " or vmlinux" : "");
 }
 
-int btf_info_lookup(struct btf_info *bi, const char *scope, const char *path, struct btf_info_result *result)
-{
-	return lookup(bi, scope, path, false, result);
-}
-
-static int describe_one(struct btf_info *bi, const char *spec, FILE *out)
+static struct mdf_error *describe_one(struct btf_info *bi, const char *spec, FILE *out)
 {
 	struct btf_info_result r;
 	char scope[MODULE_NAME_MAX];
 	const char *colon = strchr(spec, ':'), *path = spec;
-	int err;
+	struct mdf_error *err;
 
 	if (colon) {
-		if (colon == spec || (size_t)(colon - spec) >= sizeof(scope)) {
-			msg_error("\"%.80s\": the module name before ':' must be 1 to %d characters", spec,
-				  MODULE_NAME_MAX - 1);
-			return -EINVAL;
-		}
+		if (colon == spec || (size_t)(colon - spec) >= sizeof(scope))
+			return mdf_error(-EINVAL, "\"%.80s\": the module name before ':' must be 1 to %d "
+					 "characters", spec, MODULE_NAME_MAX - 1);
 		memcpy(scope, spec, (size_t)(colon - spec));
 		scope[colon - spec] = '\0';
 		path = colon + 1;
 	}
-	if (!*path) {
-		msg_error("\"%.80s\": no NAME after the module name", spec);
-		return -EINVAL;
-	}
-	err = lookup(bi, colon ? scope : NULL, path, true, &r);
+	if (!*path)
+		return mdf_error(-EINVAL, "\"%.80s\": no NAME after the module name", spec);
+	err = btf_info_lookup(bi, colon ? scope : NULL, path, &r);
 	if (err)
 		return err;
 	switch (r.kind) {
@@ -911,52 +901,59 @@ static int describe_one(struct btf_info *bi, const char *spec, FILE *out)
 		fprintf(out, "%s=%" PRId64 "\n", spec, r.value);
 		break;
 	}
-	return 0;
+	return NULL;
 }
 
-int btf_info_describe(struct btf_info *bi, const char *specs, FILE *out)
+struct mdf_error *btf_info_describe(struct btf_info *bi, const char *specs, FILE *out,
+				    void (*say)(struct mdf_error *err))
 {
 	char *copy = strdup(specs), *spec, *save = NULL;
-	int err = 0;
+	int code = 0;
 
 	if (!copy)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	/* Every spec is answered or explained, whatever the others do. */
 	for (spec = strtok_r(copy, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
-		int spec_err = describe_one(bi, spec, out);
+		struct mdf_error *err = describe_one(bi, spec, out);
 
-		if (!err)
-			err = spec_err;
+		if (err && !code)
+			code = err->code;
+		if (err)
+			say(err);
 	}
 	free(copy);
-	if (!err && ferror(out))
-		err = -EIO;
-	return err;
+	if (!code && ferror(out))
+		return mdf_error(-EIO, "standard output: write error");
+	return code ? mdf_error_code(code) : NULL;
 }
 
-int btf_info_scope_btf(struct btf_info *bi, const char *scope, const struct btf **out)
+struct mdf_error *btf_info_scope_btf(struct btf_info *bi, const char *scope, const struct btf **out)
 {
 	struct btf_unit *unit = &bi->vmlinux;
-	int err = load_vmlinux(bi);
+	struct mdf_error *err = load_vmlinux(bi);
 
 	if (!err && scope && strcmp(scope, "vmlinux")) {
-		list_modules(bi);
+		mdf_error_free(list_modules(bi));
 		unit = find_module(bi, scope);
-		err = unit ? load_unit(bi, unit) : -ENOENT;
+		err = unit ? load_unit(bi, unit) : mdf_error_code(-ENOENT);
 	}
 	if (!err)
 		*out = unit->btf;
 	return err;
 }
 
-int btf_info_load_all(struct btf_info *bi)
+struct mdf_error *btf_info_load_all(struct btf_info *bi)
 {
-	int err = list_modules(bi);
+	struct mdf_error *err = list_modules(bi);
 
-	/* A module whose BTF does not parse was reported; the others are usable. */
+	/* A module whose BTF does not parse is said and passed over; the others are usable. */
 	for (size_t i = 0; i < bi->nr_modules; i++)
-		load_unit(bi, &bi->modules[i]);
-	return err == -ENOENT ? load_vmlinux(bi) : err;
+		module_usable(bi, &bi->modules[i]);
+	if (err && err->code == -ENOENT) {
+		mdf_error_free(err);
+		return load_vmlinux(bi);
+	}
+	return err;
 }
 
 bool btf_info_present(const struct btf_info *bi)

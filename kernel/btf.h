@@ -22,6 +22,7 @@
 
 struct btf;
 struct btf_info;
+struct mdf_error;
 struct memory;
 
 /* Where the kernel keeps its BTF: what its kallsyms say. */
@@ -34,7 +35,7 @@ struct btf_location {
 };
 
 /* Reads nothing yet; @mem must outlive the result. */
-int btf_info_new(struct memory *mem, const struct btf_location *loc, struct btf_info **out);
+struct mdf_error *btf_info_new(struct memory *mem, const struct btf_location *loc, struct btf_info **out);
 void btf_info_free(struct btf_info *bi);
 
 enum btf_info_kind {
@@ -62,22 +63,26 @@ struct btf_info_result {
  * are found inside anonymous structs and unions too, as C finds them.
  * NAME is a struct or union first, then a typedef, an enum, a base type,
  * a variable; failing all, an enum constant.  The first BTF of the scope
- * that has NAME answers.  Returns 0, -ENOENT when
- * there is no such thing (silently: the caller may have other sources),
- * -ENOTUNIQ for an enum constant with different values in different enums
- * of one BTF, or the error that kept the BTF from loading (reported).
+ * that has NAME answers.  The error is -ENOENT when there is no such
+ * thing (a caller with other sources drops it), -EINVAL for a malformed
+ * path, -ENOTUNIQ for an enum constant with different values in different
+ * enums of one BTF, or the error that kept the BTF from loading.  A
+ * module whose BTF does not load is said once, as a warning, and passed
+ * over in a search of several.
  */
-int btf_info_lookup(struct btf_info *bi, const char *scope, const char *path,
-		    struct btf_info_result *result);
+struct mdf_error *btf_info_lookup(struct btf_info *bi, const char *scope, const char *path,
+				  struct btf_info_result *result);
 
 /*
  * For `--dump-type [MODULE:]NAME[.MEMBER...][,...]`: prints for each spec
  * "NAME size=S", "NAME.MEMBER offset=O size=S bitfield=B" (with
  * " bit_offset=N" for a bitfield, whose byte offset alone would not place
- * it) or "NAME=VALUE" to @out, or says on stderr what is missing.  The
- * first error is returned after every spec was tried.
+ * it) or "NAME=VALUE" to @out, or gives @say the error of a spec that has
+ * no answer.  Every spec is tried; an error with the first one's code is
+ * returned, with nothing more to say.
  */
-int btf_info_describe(struct btf_info *bi, const char *specs, FILE *out);
+struct mdf_error *btf_info_describe(struct btf_info *bi, const char *specs, FILE *out,
+				    void (*say)(struct mdf_error *err));
 
 /*
  * Whether the kernel has BTF at all (its kallsyms have __start_BTF and
@@ -90,13 +95,12 @@ bool btf_info_present(const struct btf_info *bi);
  * The parsed BTF of @scope alone: vmlinux's (@scope NULL or "vmlinux") or
  * one module's, split on vmlinux's (its type ids continue vmlinux's, and
  * libbpf resolves both through it).  For callers that walk types with
- * libbpf.  -ENOENT, silently, for a module without BTF; a BTF that does
- * not load was reported.
+ * libbpf.  -ENOENT, with nothing more to say, for a module without BTF.
  */
-int btf_info_scope_btf(struct btf_info *bi, const char *scope, const struct btf **out);
+struct mdf_error *btf_info_scope_btf(struct btf_info *bi, const char *scope, const struct btf **out);
 
 /* Parses vmlinux's BTF and every module's now: for benchmarks and tests. */
-int btf_info_load_all(struct btf_info *bi);
+struct mdf_error *btf_info_load_all(struct btf_info *bi);
 /* Module BTFs found so far (after a lookup that reached modules, or load_all). */
 size_t btf_info_module_count(const struct btf_info *bi);
 

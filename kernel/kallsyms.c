@@ -103,14 +103,14 @@ const char *kallsyms_encoding_name(enum kallsyms_encoding encoding)
 	return encoding_names[encoding];
 }
 
-static int read_or_report(struct memory *mem, uint64_t vaddr, void *buf, size_t len, const char *what)
+static struct mdf_error *read_or_report(struct memory *mem, uint64_t vaddr, void *buf, size_t len, const char *what)
 {
-	int err = mem_read_virt(mem, vaddr, buf, len);
+	struct mdf_error *err = mem_read_virt(mem, vaddr, buf, len);
 
 	if (err)
-		msg_error("cannot read %s (0x%zx bytes at 0x%llx): %s", what, len,
-			  (unsigned long long)vaddr, mdf_strerror(err));
-	return err;
+		return mdf_error_wrap(err, "cannot read %s (0x%zx bytes at 0x%llx)", what, len,
+				      (unsigned long long)vaddr);
+	return NULL;
 }
 
 static const char *const required_tables[] = { "kallsyms_num_syms", "kallsyms_names",
@@ -129,32 +129,30 @@ bool kallsyms_in_vmcoreinfo(const struct vmcoreinfo *vi)
 	       vmcoreinfo_get(vi, "SYMBOL(kallsyms_addresses)");
 }
 
-static int find_tables(const struct vmcoreinfo *vi, struct kallsyms_tables *t)
+static struct mdf_error *find_tables(const struct vmcoreinfo *vi, struct kallsyms_tables *t)
 {
 	uint64_t *const slots[] = { &t->num_syms, &t->names, &t->token_table, &t->token_index };
 
 	for (size_t i = 0; i < sizeof(required_tables) / sizeof(required_tables[0]); i++) {
-		if (!vmcoreinfo_symbol(vi, required_tables[i], slots[i])) {
-			msg_error("VMCOREINFO has no SYMBOL(%s): cannot decode the kernel's kallsyms",
-				  required_tables[i]);
-			return -ENOENT;
-		}
+		if (!vmcoreinfo_symbol(vi, required_tables[i], slots[i]))
+			return mdf_error(-ENOENT,
+					 "VMCOREINFO has no SYMBOL(%s): cannot decode the kernel's kallsyms",
+					 required_tables[i]);
 	}
 	t->has_offsets = vmcoreinfo_symbol(vi, "kallsyms_offsets", &t->offsets);
 	t->has_relative_base = vmcoreinfo_symbol(vi, "kallsyms_relative_base", &t->relative_base);
 	t->has_addresses = vmcoreinfo_symbol(vi, "kallsyms_addresses", &t->addresses);
-	if (!t->has_offsets && !t->has_addresses) {
-		msg_error("VMCOREINFO has neither SYMBOL(kallsyms_offsets) nor SYMBOL(kallsyms_addresses): "
-			  "cannot find the kernel's symbol addresses");
-		return -ENOENT;
-	}
-	return 0;
+	if (!t->has_offsets && !t->has_addresses)
+		return mdf_error(-ENOENT,
+				 "VMCOREINFO has neither SYMBOL(kallsyms_offsets) nor SYMBOL(kallsyms_addresses): "
+				 "cannot find the kernel's symbol addresses");
+	return NULL;
 }
 
-static int read_tokens(struct memory *mem, const struct kallsyms_tables *t, struct tokens *tok)
+static struct mdf_error *read_tokens(struct memory *mem, const struct kallsyms_tables *t, struct tokens *tok)
 {
 	size_t max_index = 0;
-	int err;
+	struct mdf_error *err;
 
 	err = read_or_report(mem, t->token_index, tok->index, sizeof(tok->index), "kallsyms_token_index");
 	if (err)
@@ -165,26 +163,23 @@ static int read_tokens(struct memory *mem, const struct kallsyms_tables *t, stru
 	tok->table_len = max_index + MAX_TOKEN_LEN;
 	tok->table = malloc(tok->table_len);
 	if (!tok->table)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	/* The last token may sit near the end of a mapping. */
 	err = mem_read_prefix(mem, t->token_table, tok->table, max_index + 1, &tok->table_len);
-	if (err) {
-		msg_error("cannot read kallsyms_token_table (0x%zx bytes at 0x%llx): %s", tok->table_len,
-			  (unsigned long long)t->token_table, mdf_strerror(err));
-		return err;
-	}
+	if (err)
+		return mdf_error_wrap(err, "cannot read kallsyms_token_table (0x%zx bytes at 0x%llx)",
+				      tok->table_len, (unsigned long long)t->token_table);
 	for (int i = 0; i < NR_TOKENS; i++) {
 		const char *end = memchr(tok->table + tok->index[i], '\0', tok->table_len - tok->index[i]);
 
-		if (!end) {
-			msg_error("kallsyms_token_table at 0x%llx: token %d (offset %u) is not terminated "
-				  "within %zu bytes: corrupt kallsyms", (unsigned long long)t->token_table,
-				  i, tok->index[i], tok->table_len);
-			return -MDF_ECORRUPT;
-		}
+		if (!end)
+			return mdf_error(-MDF_ECORRUPT,
+					 "kallsyms_token_table at 0x%llx: token %d (offset %u) is not terminated "
+					 "within %zu bytes: corrupt kallsyms", (unsigned long long)t->token_table,
+					 i, tok->index[i], tok->table_len);
 		tok->len[i] = (uint16_t)(end - (tok->table + tok->index[i]));
 	}
-	return 0;
+	return NULL;
 }
 
 /* A pass's place in kallsyms_names: the window holds [next - len, next). */
@@ -199,7 +194,7 @@ struct names_stream {
  * consumed yet and reading on to page boundaries, or, where the table's
  * last page ends a mapping, to the end of that page.
  */
-static int stream_refill(struct names_stream *s, size_t need)
+static struct mdf_error *stream_refill(struct names_stream *s, size_t need)
 {
 	const struct kallsyms *ks = s->ks;
 	uint32_t page = mem_page_size(ks->mem);
@@ -210,26 +205,25 @@ static int stream_refill(struct names_stream *s, size_t need)
 	while (s->len < need) {
 		size_t room = NAMES_WINDOW - s->len;
 		size_t chunk = room - ((s->next + room) & (page - 1));
-		int err = mem_read_virt(ks->mem, s->next, ks->window + s->len, chunk);
+		struct mdf_error *err = mem_read_virt(ks->mem, s->next, ks->window + s->len, chunk);
 
 		if (err) {
+			mdf_error_free(err);
 			chunk = page - (s->next & (page - 1));
 			err = mem_read_virt(ks->mem, s->next, ks->window + s->len, chunk);
 		}
-		if (err) {
-			msg_error("cannot read kallsyms_names at 0x%llx: %s", (unsigned long long)s->next,
-				  mdf_strerror(err));
-			return err;
-		}
+		if (err)
+			return mdf_error_wrap(err, "cannot read kallsyms_names at 0x%llx",
+					      (unsigned long long)s->next);
 		s->next += chunk;
 		s->len += chunk;
 	}
-	return 0;
+	return NULL;
 }
 
-static inline int stream_need(struct names_stream *s, size_t need)
+static inline struct mdf_error *stream_need(struct names_stream *s, size_t need)
 {
-	return s->len - s->pos >= need ? 0 : stream_refill(s, need);
+	return s->len - s->pos >= need ? NULL : stream_refill(s, need);
 }
 
 /* An entry of kallsyms_names: @len token numbers, at @addr in the dump (for messages). */
@@ -254,25 +248,24 @@ static void decode(const struct tokens *tok, const struct names_entry *e, char n
 }
 
 /* Whether an entry decodes to a type letter and a name shorter than KSYM_NAME_LEN; says why not. */
-static int check_entry(const struct tokens *tok, const struct names_entry *e)
+static struct mdf_error *check_entry(const struct tokens *tok, const struct names_entry *e)
 {
 	char name[KSYM_NAME_LEN];
 	size_t chars = 0;
 
 	for (size_t j = 0; j < e->len; j++)
 		chars += tok->len[e->code[j]];
-	if (chars >= KSYM_NAME_LEN) {
-		msg_error("kallsyms_names entry %u at 0x%llx decodes to more than %d characters: "
-			  "corrupt kallsyms", e->index, (unsigned long long)e->addr, KSYM_NAME_LEN - 1);
-		return -MDF_ECORRUPT;
-	}
+	if (chars >= KSYM_NAME_LEN)
+		return mdf_error(-MDF_ECORRUPT,
+				 "kallsyms_names entry %u at 0x%llx decodes to more than %d characters: "
+				 "corrupt kallsyms", e->index, (unsigned long long)e->addr, KSYM_NAME_LEN - 1);
 	if (chars < 2) {
 		decode(tok, e, name);
-		msg_error("kallsyms_names entry %u at 0x%llx decodes to \"%s\": no type and name", e->index,
-			  (unsigned long long)e->addr, name);
-		return -MDF_ECORRUPT;
+		return mdf_error(-MDF_ECORRUPT,
+				 "kallsyms_names entry %u at 0x%llx decodes to \"%s\": no type and name", e->index,
+				 (unsigned long long)e->addr, name);
 	}
-	return 0;
+	return NULL;
 }
 
 /*
@@ -282,11 +275,11 @@ static int check_entry(const struct tokens *tok, const struct names_entry *e)
  * opens the table checks every entry, so that those after it can decode
  * any.
  */
-static int names_pass(const struct kallsyms *ks, bool check,
-		      int (*visit)(void *ctx, const struct names_entry *e), void *ctx)
+static struct mdf_error *names_pass(const struct kallsyms *ks, bool check,
+				    struct mdf_error *(*visit)(void *ctx, const struct names_entry *e), void *ctx)
 {
 	struct names_stream s = { .ks = ks, .next = ks->t.names };
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	for (uint32_t i = 0; i < ks->count && !err; i++) {
 		struct names_entry e = { .index = i };
@@ -302,17 +295,16 @@ static int names_pass(const struct kallsyms *ks, bool check,
 		/* One byte, or two when the first has its top bit set (kernels >= 6.1). */
 		head = p[0] & 0x80 ? 2 : 1;
 		e.len = head == 2 ? (size_t)(p[0] & 0x7f) | ((size_t)p[1] << 7) : p[0];
-		if (e.len == 0 || e.len >= KSYM_NAME_LEN) {
-			msg_error("kallsyms_names entry %u at 0x%llx has length %zu: corrupt kallsyms", i,
-				  (unsigned long long)e.addr, e.len);
-			return -MDF_ECORRUPT;
-		}
+		if (e.len == 0 || e.len >= KSYM_NAME_LEN)
+			return mdf_error(-MDF_ECORRUPT,
+					 "kallsyms_names entry %u at 0x%llx has length %zu: corrupt kallsyms", i,
+					 (unsigned long long)e.addr, e.len);
 		err = stream_need(&s, head + e.len);
 		if (err)
 			break;
 		e.code = ks->window + s.pos + head;
 		s.pos += head + e.len;
-		err = check ? check_entry(&ks->tok, &e) : 0;
+		err = check ? check_entry(&ks->tok, &e) : NULL;
 		if (!err)
 			err = visit(ctx, &e);
 	}
@@ -339,11 +331,12 @@ static uint64_t decode_address(const struct kallsyms_tables *t, enum kallsyms_en
 }
 
 /* Symbol @i's address by @encoding, its entries read from the dump. */
-static int read_address(const struct kallsyms *ks, enum kallsyms_encoding encoding, uint32_t i, uint64_t *addr)
+static struct mdf_error *read_address(const struct kallsyms *ks, enum kallsyms_encoding encoding,
+				      uint32_t i, uint64_t *addr)
 {
 	int32_t offset = 0;
 	uint64_t absolute = 0;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (ks->t.has_offsets)
 		err = read_or_report(ks->mem, ks->t.offsets + (uint64_t)i * 4, &offset, 4, "kallsyms_offsets");
@@ -355,20 +348,20 @@ static int read_address(const struct kallsyms *ks, enum kallsyms_encoding encodi
 	return err;
 }
 
-int kallsyms_address(const struct kallsyms *ks, size_t index, uint64_t *addr)
+struct mdf_error *kallsyms_address(const struct kallsyms *ks, size_t index, uint64_t *addr)
 {
 	return read_address(ks, ks->encoding, (uint32_t)index, addr);
 }
 
-int kallsyms_addresses(const struct kallsyms *ks, uint64_t *addrs)
+struct mdf_error *kallsyms_addresses(const struct kallsyms *ks, uint64_t *addrs)
 {
 	size_t count = ks->count;
 	int32_t *offsets = NULL;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	/* The entries are read whole, into @addrs itself where they are absolute. */
 	if (ks->t.has_offsets && !(offsets = malloc(count * sizeof(*offsets))))
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	if (offsets)
 		err = read_or_report(ks->mem, ks->t.offsets, offsets, count * sizeof(*offsets), "kallsyms_offsets");
 	if (!err && ks->t.has_addresses)
@@ -383,11 +376,11 @@ int kallsyms_addresses(const struct kallsyms *ks, uint64_t *addrs)
 struct listing {
 	const struct kallsyms *ks;
 	const uint64_t *addrs;
-	int (*visit)(void *ctx, const struct ksym *sym);
+	struct mdf_error *(*visit)(void *ctx, const struct ksym *sym);
 	void *ctx;
 };
 
-static int list_entry(void *ctx, const struct names_entry *e)
+static struct mdf_error *list_entry(void *ctx, const struct names_entry *e)
 {
 	struct listing *ls = ctx;
 	char name[KSYM_NAME_LEN];
@@ -398,11 +391,12 @@ static int list_entry(void *ctx, const struct names_entry *e)
 	return ls->visit(ls->ctx, &sym);
 }
 
-int kallsyms_for_each(const struct kallsyms *ks, int (*visit)(void *ctx, const struct ksym *sym), void *ctx)
+struct mdf_error *kallsyms_for_each(const struct kallsyms *ks,
+				    struct mdf_error *(*visit)(void *ctx, const struct ksym *sym), void *ctx)
 {
 	uint64_t *addrs = malloc((size_t)ks->count * sizeof(*addrs));
 	struct listing ls = { ks, addrs, visit, ctx };
-	int err = addrs ? kallsyms_addresses(ks, addrs) : -ENOMEM;
+	struct mdf_error *err = addrs ? kallsyms_addresses(ks, addrs) : &mdf_error_enomem;
 
 	if (!err)
 		err = names_pass(ks, false, list_entry, &ls);
@@ -470,7 +464,7 @@ struct finding {
 	uint64_t by_first[256];
 };
 
-static int find_entry(void *ctx, const struct names_entry *e)
+static struct mdf_error *find_entry(void *ctx, const struct names_entry *e)
 {
 	struct finding *f = ctx;
 	uint64_t alive = f->by_first[first_char(f->tok, e)];
@@ -507,13 +501,14 @@ static int find_entry(void *ctx, const struct names_entry *e)
 			f->best_type[k] = name[0];
 		}
 	}
-	return 0;
+	return NULL;
 }
 
 /* kallsyms_find; with @check, every entry is checked on the way (kallsyms_open's pass). */
-static int find(const struct kallsyms *ks, bool check, const char *const *names, size_t nr, int64_t *index)
+static struct mdf_error *find(const struct kallsyms *ks, bool check, const char *const *names,
+			      size_t nr, int64_t *index)
 {
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	/* A check makes a pass even when no name is asked. */
 	for (size_t first = 0; !err && (first < nr || (check && !first)); first += FIND_BATCH) {
@@ -532,7 +527,7 @@ static int find(const struct kallsyms *ks, bool check, const char *const *names,
 	return err;
 }
 
-int kallsyms_find(const struct kallsyms *ks, const char *const *names, size_t nr, int64_t *index)
+struct mdf_error *kallsyms_find(const struct kallsyms *ks, const char *const *names, size_t nr, int64_t *index)
 {
 	return find(ks, false, names, nr, index);
 }
@@ -547,14 +542,15 @@ static const char *const witness_symbols[] = {
 };
 #define NR_WITNESSES (sizeof(witness_symbols) / sizeof(witness_symbols[0]))
 
-static int choose_encoding(struct kallsyms *ks, const struct vmcoreinfo *vi)
+static struct mdf_error *choose_encoding(struct kallsyms *ks, const struct vmcoreinfo *vi)
 {
 	const char *names[NR_WITNESSES];
 	uint64_t expected[NR_WITNESSES], stext;
 	int64_t index[NR_WITNESSES];
 	enum kallsyms_encoding candidates[4];
 	size_t nr = 0, nr_candidates = 0;
-	int best_score = 0, best = -1, err;
+	int best_score = 0, best = -1;
+	struct mdf_error *err;
 	bool has_stext = vmcoreinfo_symbol(vi, "_stext", &stext);
 
 	for (size_t i = 0; i < NR_WITNESSES; i++)
@@ -595,38 +591,35 @@ static int choose_encoding(struct kallsyms *ks, const struct vmcoreinfo *vi)
 			best = (int)candidates[c];
 		}
 	}
-	if (best < 0) {
-		if (has_stext)
-			msg_error("no kallsyms address encoding puts _stext at SYMBOL(_stext)=%llx "
-				  "(tried %zu): the kallsyms tables are corrupt or of an unknown kind",
-				  (unsigned long long)stext, nr_candidates);
-		else
-			msg_error("no kallsyms address encoding agrees with any SYMBOL() line of VMCOREINFO");
-		return -MDF_ECORRUPT;
-	}
+	if (best < 0 && has_stext)
+		return mdf_error(-MDF_ECORRUPT, "no kallsyms address encoding puts _stext at SYMBOL(_stext)=%llx "
+				 "(tried %zu): the kallsyms tables are corrupt or of an unknown kind",
+				 (unsigned long long)stext, nr_candidates);
+	if (best < 0)
+		return mdf_error(-MDF_ECORRUPT,
+				 "no kallsyms address encoding agrees with any SYMBOL() line of VMCOREINFO");
 	ks->encoding = (enum kallsyms_encoding)best;
 	msg_debug("kallsyms: %u symbols, %s addresses (%d VMCOREINFO symbols agree)", ks->count,
 		  kallsyms_encoding_name(ks->encoding), best_score);
-	return 0;
+	return NULL;
 }
 
-int kallsyms_open(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
+struct mdf_error *kallsyms_open(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
 {
 	struct kallsyms *ks = calloc(1, sizeof(*ks));
-	int err;
+	struct mdf_error *err;
 
 	if (!ks)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	ks->mem = mem;
 	ks->window = malloc(NAMES_WINDOW);
-	err = ks->window ? find_tables(vi, &ks->t) : -ENOMEM;
+	err = ks->window ? find_tables(vi, &ks->t) : &mdf_error_enomem;
 	if (!err)
 		err = read_or_report(mem, ks->t.num_syms, &ks->count, sizeof(ks->count), "kallsyms_num_syms");
-	if (!err && (ks->count == 0 || ks->count > MAX_SYMBOLS)) {
-		msg_error("kallsyms_num_syms at 0x%llx is %u, outside 1..%u: corrupt kallsyms",
-			  (unsigned long long)ks->t.num_syms, ks->count, MAX_SYMBOLS);
-		err = -MDF_ECORRUPT;
-	}
+	if (!err && (ks->count == 0 || ks->count > MAX_SYMBOLS))
+		err = mdf_error(-MDF_ECORRUPT,
+				"kallsyms_num_syms at 0x%llx is %u, outside 1..%u: corrupt kallsyms",
+				(unsigned long long)ks->t.num_syms, ks->count, MAX_SYMBOLS);
 	if (!err && ks->t.has_relative_base)
 		err = read_or_report(mem, ks->t.relative_base, &ks->t.relative_base, sizeof(ks->t.relative_base),
 				     "kallsyms_relative_base");
@@ -639,7 +632,7 @@ int kallsyms_open(struct memory *mem, const struct vmcoreinfo *vi, struct kallsy
 		return err;
 	}
 	*out = ks;
-	return 0;
+	return NULL;
 }
 
 void kallsyms_free(struct kallsyms *ks)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct kallsyms;
+struct mdf_error;
 struct memory;
 struct vmcoreinfo;
 
@@ -38,10 +39,10 @@ struct ksym {
 };
 
 /*
- * Opens the table.  Every size read from the dump is bounded; on failure
- * one message says which table is wrong and where.  @mem must outlive it.
+ * Opens the table.  Every size read from the dump is bounded; an error
+ * says which table is wrong and where.  @mem must outlive it.
  */
-int kallsyms_open(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out);
+struct mdf_error *kallsyms_open(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out);
 /*
  * Whether VMCOREINFO itself has the SYMBOL() lines kallsyms_open needs:
  * for optional uses, which skip kallsyms quietly where they cannot be.
@@ -52,22 +53,21 @@ void kallsyms_free(struct kallsyms *ks);
 size_t kallsyms_count(const struct kallsyms *ks);
 /*
  * Calls @visit for each symbol in table order (/proc/kallsyms's), name
- * decoded, until it returns non-zero, which it returns.  An error of its
- * own (a corrupt entry, an unreadable table) was said.
+ * decoded, until it returns an error, which it returns.
  */
-int kallsyms_for_each(const struct kallsyms *ks, int (*visit)(void *ctx, const struct ksym *sym), void *ctx);
-/* The address of symbol @index; an error reading it was said. */
-int kallsyms_address(const struct kallsyms *ks, size_t index, uint64_t *addr);
+struct mdf_error *kallsyms_for_each(const struct kallsyms *ks,
+				    struct mdf_error *(*visit)(void *ctx, const struct ksym *sym), void *ctx);
+/* The address of symbol @index. */
+struct mdf_error *kallsyms_address(const struct kallsyms *ks, size_t index, uint64_t *addr);
 /* Every symbol's address, in table order, into @addrs (kallsyms_count of them). */
-int kallsyms_addresses(const struct kallsyms *ks, uint64_t *addrs);
+struct mdf_error *kallsyms_addresses(const struct kallsyms *ks, uint64_t *addrs);
 
 /*
  * Finds @nr names in one pass: index[k] becomes the symbol named names[k]
  * that the kernel's lookups prefer (the first global one, else the first
- * local one; undefined symbols name no address), or -1.  An error reading
- * the table was said.
+ * local one; undefined symbols name no address), or -1.
  */
-int kallsyms_find(const struct kallsyms *ks, const char *const *names, size_t nr, int64_t *index);
+struct mdf_error *kallsyms_find(const struct kallsyms *ks, const char *const *names, size_t nr, int64_t *index);
 
 const char *kallsyms_encoding_name(enum kallsyms_encoding encoding);
 

@@ -19,6 +19,7 @@
 #include "kernel/kernel.h"
 #include "kernel/modules.h"
 #include "memory/reader.h"
+#include "util/error.h"
 #include "util/message.h"
 #include "util/vec.h"
 
@@ -33,13 +34,13 @@ struct answer {
 struct kernel {
 	struct memory *mem;
 	const struct vmcoreinfo *vi;
-	/* Once loading failed (and said why), it is not retried. */
+	/* Once loading failed, it is not retried: each who asks gets a copy of the error. */
 	struct kallsyms *kallsyms;
-	int kallsyms_err;
+	struct mdf_error *kallsyms_err;
 	struct btf_info *btf;
-	int btf_err;
+	struct mdf_error *btf_err;
 	struct modules *modules;
-	int modules_err;
+	struct mdf_error *modules_err;
 	bool modules_tried;
 	/* Nothing for the VMCOREINFO fallback to answer from: said once. */
 	bool no_kallsyms;
@@ -52,16 +53,16 @@ struct kernel {
 static const char *const own_symbols[] = { "__start_BTF", "__stop_BTF", "btf_modules", "modules",
 					   "init_task" };
 
-int kernel_new(struct memory *mem, const struct vmcoreinfo *vi, struct kernel **out)
+struct mdf_error *kernel_new(struct memory *mem, const struct vmcoreinfo *vi, struct kernel **out)
 {
 	struct kernel *k = calloc(1, sizeof(*k));
 
 	if (!k)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	k->mem = mem;
 	k->vi = vi;
 	*out = k;
-	return 0;
+	return NULL;
 }
 
 void kernel_free(struct kernel *k)
@@ -73,6 +74,9 @@ void kernel_free(struct kernel *k)
 		free(k->answers[i].name);
 	}
 	free(k->answers);
+	mdf_error_free(k->kallsyms_err);
+	mdf_error_free(k->btf_err);
+	mdf_error_free(k->modules_err);
 	modules_free(k->modules);
 	btf_info_free(k->btf);
 	kallsyms_free(k->kallsyms);
@@ -95,30 +99,31 @@ static struct answer *find_answer(struct kernel *k, const char *module, const ch
 	return NULL;
 }
 
-static int keep_answer(struct kernel *k, const char *module, const char *name, bool found, uint64_t addr)
+static struct mdf_error *keep_answer(struct kernel *k, const char *module, const char *name, bool found,
+				     uint64_t addr)
 {
 	struct answer a = { .found = found, .addr = found ? addr : 0 };
 
 	if (vec_reserve(k->answers, &k->cap_answers, k->nr_answers, 1))
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	a.module = module ? strdup(module) : NULL;
 	a.name = strdup(name);
 	if (!a.name || (module && !a.module)) {
 		free(a.module);
 		free(a.name);
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	}
 	k->answers[k->nr_answers++] = a;
-	return 0;
+	return NULL;
 }
 
 /* Finds the kernel symbols @names not answered yet, in one pass, and keeps the answers. */
-static int find_kernel_symbols(struct kernel *k, const char *const *names, size_t nr)
+static struct mdf_error *find_kernel_symbols(struct kernel *k, const char *const *names, size_t nr)
 {
 	const char **todo = calloc(nr + 1, sizeof(*todo));
 	int64_t *index = calloc(nr + 1, sizeof(*index));
 	size_t nr_todo = 0;
-	int err = todo && index ? 0 : -ENOMEM;
+	struct mdf_error *err = todo && index ? NULL : &mdf_error_enomem;
 
 	for (size_t i = 0; i < nr && !err; i++)
 		if (!find_answer(k, "vmlinux", names[i]))
@@ -138,7 +143,13 @@ static int find_kernel_symbols(struct kernel *k, const char *const *names, size_
 	return err;
 }
 
-int kernel_kallsyms(struct kernel *k, struct kallsyms **out)
+/* An error kept for each one who asks: a copy of it. */
+static struct mdf_error *kept(const struct mdf_error *err)
+{
+	return err ? mdf_error_copy(err) : NULL;
+}
+
+struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 {
 	if (!k->kallsyms && !k->kallsyms_err) {
 		k->kallsyms_err = kallsyms_open(k->mem, k->vi, &k->kallsyms);
@@ -147,13 +158,13 @@ int kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 							      sizeof(own_symbols) / sizeof(own_symbols[0]));
 	}
 	*out = k->kallsyms;
-	return k->kallsyms_err;
+	return kept(k->kallsyms_err);
 }
 
-int kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr)
+struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr)
 {
 	struct kallsyms *ks;
-	int err = kernel_kallsyms(k, &ks);
+	struct mdf_error *err = kernel_kallsyms(k, &ks);
 
 	return err ? err : find_kernel_symbols(k, names, nr);
 }
@@ -164,7 +175,7 @@ static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *ad
 	const struct answer *a = find_answer(k, "vmlinux", name);
 	struct kallsyms *ks;
 
-	if (!a && (kernel_kallsyms(k, &ks) || find_kernel_symbols(k, &name, 1) ||
+	if (!a && (mdf_error_drop(kernel_kallsyms(k, &ks)) || mdf_error_drop(find_kernel_symbols(k, &name, 1)) ||
 		   !(a = find_answer(k, "vmlinux", name))))
 		return false;
 	if (a->found)
@@ -172,7 +183,7 @@ static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *ad
 	return a->found;
 }
 
-int kernel_btf(struct kernel *k, struct btf_info **out)
+struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out)
 {
 	struct btf_location loc = { 0 };
 
@@ -188,17 +199,18 @@ int kernel_btf(struct kernel *k, struct btf_info **out)
 		}
 	}
 	*out = k->btf;
-	return k->btf_err;
+	return kept(k->btf_err);
 }
 
 void kernel_release_btf(struct kernel *k)
 {
 	btf_info_free(k->btf);
 	k->btf = NULL;
-	k->btf_err = 0;
+	mdf_error_free(k->btf_err);
+	k->btf_err = NULL;
 }
 
-int kernel_modules(struct kernel *k, struct modules **out)
+struct mdf_error *kernel_modules(struct kernel *k, struct modules **out)
 {
 	struct btf_info *btf;
 	uint64_t head;
@@ -206,44 +218,42 @@ int kernel_modules(struct kernel *k, struct modules **out)
 	if (!k->modules_tried) {
 		k->modules_tried = true;
 		k->modules_err = kernel_btf(k, &btf);
-		if (k->modules_err) {
-			/* kernel_btf said why */
-		} else if (!kernel_table_lookup(k, "modules", &head)) {
+		if (k->modules_err)
+			; /* without BTF, no layout to read them through */
+		else if (!kernel_table_lookup(k, "modules", &head))
 			msg_debug("the kernel's kallsyms have no \"modules\" list: a kernel without modules");
-		} else if (!btf_info_present(btf)) {
-			msg_warn("the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): without struct module's layout, "
-				 "module symbols are not listed");
-			k->modules_err = -ENOENT;
-		} else {
+		else if (!btf_info_present(btf))
+			k->modules_err = mdf_error(-ENOENT, "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): without "
+						   "struct module's layout, module symbols are not listed");
+		else
 			k->modules_err = modules_open(k->mem, btf, head, &k->modules);
-		}
 	}
 	*out = k->modules;
-	return k->modules_err;
+	return kept(k->modules_err);
 }
 
-int kernel_symbol_address(struct kernel *k, const char *module, const char *name, uint64_t *addr)
+struct mdf_error *kernel_symbol_address(struct kernel *k, const char *module, const char *name, uint64_t *addr)
 {
 	bool kernel = !module || !strcmp(module, "vmlinux"), found = false;
 	const struct answer *a;
 	struct modules *mods;
 
 	if (kernel && kernel_table_lookup(k, name, addr))
-		return 0;
+		return NULL;
 	if (module && kernel)
-		return -ENOENT;
+		return mdf_error_code(-ENOENT);
 	a = find_answer(k, module, name);
 	if (a) {
 		if (a->found)
 			*addr = a->addr;
-		return a->found ? 0 : -ENOENT;
+		return a->found ? NULL : mdf_error_code(-ENOENT);
 	}
-	if (kernel_modules(k, &mods) || !mods)
-		return -ENOENT;
+	if (mdf_error_drop(kernel_modules(k, &mods)) || !mods)
+		return mdf_error_code(-ENOENT);
 	found = modules_lookup(mods, module, name, addr);
 	/* Not kept for want of memory, it is only looked for again. */
-	keep_answer(k, module, name, found, *addr);
-	return found ? 0 : -ENOENT;
+	mdf_error_free(keep_answer(k, module, name, found, *addr));
+	return found ? NULL : mdf_error_code(-ENOENT);
 }
 
 /*
@@ -264,11 +274,11 @@ static bool fallback_usable(struct kernel *k, bool need_btf)
 		k->no_kallsyms = true;
 		return false;
 	}
-	if (kernel_kallsyms(k, &ks))
+	if (mdf_error_drop(kernel_kallsyms(k, &ks)))
 		return false;
 	if (!need_btf)
 		return true;
-	if (kernel_btf(k, &btf))
+	if (mdf_error_drop(kernel_btf(k, &btf)))
 		return false;
 	if (!btf_info_present(btf)) {
 		msg_debug("the kernel has no BTF: VMCOREINFO's missing lines cannot come from it");
@@ -281,13 +291,13 @@ static bool fallback_usable(struct kernel *k, bool need_btf)
 /* vmlinux's BTF answer for @path, or false; silent, as VMCOREINFO's users say what is missing. */
 static bool btf_answer(struct kernel *k, const char *path, struct btf_info_result *r)
 {
-	return fallback_usable(k, true) && !btf_info_lookup(k->btf, "vmlinux", path, r);
+	return fallback_usable(k, true) && !mdf_error_drop(btf_info_lookup(k->btf, "vmlinux", path, r));
 }
 
 static bool fallback_symbol(struct kernel *k, const char *name, uint64_t *value)
 {
+	struct mdf_error *err;
 	uint64_t addr;
-	int err;
 
 	if (!fallback_usable(k, false) || !kernel_table_lookup(k, name, &addr))
 		return false;
@@ -300,7 +310,8 @@ static bool fallback_symbol(struct kernel *k, const char *name, uint64_t *value)
 		err = mem_read_u64(k->mem, addr, value);
 		if (err) {
 			msg_debug("SYMBOL(mem_section): cannot read the pointer at 0x%" PRIx64
-				  " kallsyms gives: %s", addr, mdf_strerror(err));
+				  " kallsyms gives: %s", addr, mdf_error_text(err));
+			mdf_error_free(err);
 			return false;
 		}
 		msg_debug("SYMBOL(mem_section) from kallsyms, the pointer at 0x%" PRIx64 ": %" PRIx64, addr,
@@ -475,26 +486,26 @@ bool kernel_number_optional(struct kernel *k, const char *name, int64_t *value)
 	return fallback_ready(k) && fallback_number(k, name, value);
 }
 
-static int write_symbol(void *ctx, const struct ksym *sym)
+static struct mdf_error *write_symbol(void *ctx, const struct ksym *sym)
 {
 	int written = sym->module ? fprintf(ctx, "%016llx %c %s\t[%s]\n", (unsigned long long)sym->addr,
 					    sym->type, sym->name, sym->module)
 				  : fprintf(ctx, "%016llx %c %s\n", (unsigned long long)sym->addr, sym->type,
 					    sym->name);
 
-	return written < 0 ? -errno : 0;
+	return written < 0 ? mdf_error_code(-errno) : NULL;
 }
 
-int kernel_write_kallsyms(struct kernel *k, FILE *out)
+struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 {
 	struct kallsyms *ks;
 	struct modules *mods;
-	int err = kernel_kallsyms(k, &ks);
+	struct mdf_error *err = kernel_kallsyms(k, &ks);
 
 	if (!err)
 		err = kallsyms_for_each(ks, write_symbol, out);
-	/* Without module symbols (said why), the kernel's alone. */
-	if (!err && !kernel_modules(k, &mods) && mods)
+	/* Without module symbols, the kernel's alone: the caller said why. */
+	if (!err && !mdf_error_drop(kernel_modules(k, &mods)) && mods)
 		err = modules_for_each_symbol(mods, write_symbol, out);
 	return err;
 }

@@ -7,8 +7,8 @@
  * from vmlinux's symbols and types only, never a module's.
  *
  * The kernel's kallsyms, its BTF and the module symbols are each loaded
- * the first time something needs them; a failure to load one is reported
- * once, and later calls return the same error silently.
+ * the first time something needs them; a failure to load one is kept, and
+ * each later call gets a copy of its error.
  */
 #ifndef MDF_KERNEL_KERNEL_H
 #define MDF_KERNEL_KERNEL_H
@@ -21,12 +21,13 @@
 struct btf_info;
 struct kallsyms;
 struct kernel;
+struct mdf_error;
 struct memory;
 struct modules;
 struct vmcoreinfo;
 
 /* Reads nothing yet; @mem and @vi must outlive the result. */
-int kernel_new(struct memory *mem, const struct vmcoreinfo *vi, struct kernel **out);
+struct mdf_error *kernel_new(struct memory *mem, const struct vmcoreinfo *vi, struct kernel **out);
 void kernel_free(struct kernel *k);
 
 const struct vmcoreinfo *kernel_vmcoreinfo(const struct kernel *k);
@@ -56,25 +57,25 @@ bool kernel_number_optional(struct kernel *k, const char *name, int64_t *value);
 /*
  * The address of symbol @name: @module NULL looks in the kernel and then
  * in each module in list order, "vmlinux" in the kernel only, another
- * name in that module only.  -ENOENT, silently, when there is none; a
- * table that does not load was reported.  Answers are kept: a name costs
- * a pass over the kernel's table once.
+ * name in that module only.  -ENOENT, with nothing more to say, when there
+ * is none (a table that does not load counts as having none).  Answers
+ * are kept: a name costs a pass over the kernel's table once.
  */
-int kernel_symbol_address(struct kernel *k, const char *module, const char *name, uint64_t *addr);
+struct mdf_error *kernel_symbol_address(struct kernel *k, const char *module, const char *name, uint64_t *addr);
 /*
  * Kernel symbols about to be asked: found in one pass rather than one
- * each.  A hint: an error is one loading kallsyms (reported).
+ * each.  A hint: an error is one loading kallsyms.
  */
-int kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr);
+struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr);
 
 /* Each loads what it returns on the first call. */
-int kernel_kallsyms(struct kernel *k, struct kallsyms **out);
-int kernel_btf(struct kernel *k, struct btf_info **out);
+struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out);
+struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out);
 /*
- * The module symbols; -ENOENT, after a message, where they cannot be
- * read (no BTF), 0 with *@out NULL for a kernel without modules.
+ * The module symbols; an error (-ENOENT without BTF) where they cannot
+ * be read, none with *@out NULL for a kernel without modules.
  */
-int kernel_modules(struct kernel *k, struct modules **out);
+struct mdf_error *kernel_modules(struct kernel *k, struct modules **out);
 /*
  * Frees the types loaded so far (vmlinux's and the modules' BTF): a later
  * kernel_btf() loads them again.  For a process done with them while it
@@ -85,8 +86,9 @@ void kernel_release_btf(struct kernel *k);
 /*
  * Writes the kernel's and the modules' symbols as /proc/kallsyms does:
  * "%016lx %c %s\n" for the kernel's, "%016lx %c %s\t[%s]\n" for a
- * module's.  Without module symbols (reported), the kernel's alone.
+ * module's.  Without module symbols (kernel_modules says why), the
+ * kernel's alone.
  */
-int kernel_write_kallsyms(struct kernel *k, FILE *out);
+struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out);
 
 #endif

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/addr_set.h"
+
+struct mdf_error;
 struct memory;
 
 struct klist {
@@ -20,21 +23,19 @@ struct klist {
 	bool started;
 	uint32_t count;       /* nodes returned so far */
 	uint32_t max_count;
-	uint64_t *seen;       /* open addressing set of the nodes walked, 0 = empty */
-	uint32_t seen_mask;
-	char reason[128];     /* why klist_next failed, for the caller's message */
+	struct addr_set seen; /* the nodes walked */
 };
 
 void klist_init(struct klist *list, struct memory *mem, uint64_t head, uint32_t max_count);
 void klist_release(struct klist *list);
 /*
- * Advances to the next node: 1 and @node (the address of its list_head),
- * 0 at the end of the list, or a negative errno with list->reason saying
- * what is wrong with list->node's next pointer (the head's, before the
- * first node).  A node is returned only once its own next pointer has
- * been read, so a bad pointer is blamed on the node that holds it.
- * Prints nothing: the caller knows which entry list->node belongs to.
+ * Advances to the next node: @node is the address of its list_head, 0 at
+ * the end of the list.  An error says what is wrong with list->node's
+ * next pointer (the head's, before the first node); the caller knows which
+ * entry list->node belongs to, and says so.  A node is returned only once
+ * its own next pointer has been read, so a bad pointer is blamed on the
+ * node that holds it.
  */
-int klist_next(struct klist *list, uint64_t *node);
+struct mdf_error *klist_next(struct klist *list, uint64_t *node);
 
 #endif

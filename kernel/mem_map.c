@@ -21,6 +21,7 @@
 #include "kernel/mem_map.h"
 #include "kernel/kernel.h"
 #include "memory/reader.h"
+#include "util/error.h"
 #include "util/message.h"
 
 #define SECTION_MARKED_PRESENT 0x1ull
@@ -42,20 +43,11 @@ struct mem_map {
 	uint64_t nr_by_address;
 };
 
-static int require(bool found, const char *line)
+static struct mdf_error *require(bool found, const char *line)
 {
 	if (found)
-		return 0;
-	msg_error("VMCOREINFO has no %s: cannot find the struct pages", line);
-	return -ENOENT;
-}
-
-/* MAX_PHYSMEM_BITS and pgtable_l5_enabled: a kernel's own defaults stand in for them. */
-static int64_t number_or(struct kernel *k, const char *name, int64_t fallback)
-{
-	int64_t value;
-
-	return kernel_number_optional(k, name, &value) ? value : fallback;
+		return NULL;
+	return mdf_error(-ENOENT, "VMCOREINFO has no %s: cannot find the struct pages", line);
 }
 
 /*
@@ -63,13 +55,13 @@ static int64_t number_or(struct kernel *k, const char *name, int64_t fallback)
  * ranges reach, then lowers max_pfn to the end of the last section that
  * has a mem_map.
  */
-static int read_sections(struct mem_map *map, struct kernel *k)
+static struct mdf_error *read_sections(struct mem_map *map, struct kernel *k)
 {
 	uint64_t symbol, roots_addr, *roots = NULL, sections_per_root, nr_roots;
-	int64_t section_size, map_offset, section_bits, physmem_bits, length;
+	int64_t section_size, map_offset, section_bits, physmem_bits, l5, length;
 	unsigned int page_shift = (unsigned int)__builtin_ctz(map->page_size);
 	bool extreme;
-	int err;
+	struct mdf_error *err;
 
 	err = require(kernel_symbol(k, "mem_section", &symbol), "SYMBOL(mem_section)");
 	if (!err)
@@ -82,25 +74,24 @@ static int read_sections(struct mem_map *map, struct kernel *k)
 			      "NUMBER(SECTION_SIZE_BITS)");
 	if (err)
 		return err;
-	physmem_bits = number_or(k, "MAX_PHYSMEM_BITS",
-				 number_or(k, "pgtable_l5_enabled", 0) ? 52 : 46);
+	/* Without MAX_PHYSMEM_BITS, the kernel's own default for its paging mode. */
+	if (!kernel_number_optional(k, "MAX_PHYSMEM_BITS", &physmem_bits))
+		physmem_bits = kernel_number_optional(k, "pgtable_l5_enabled", &l5) && l5 ? 52 : 46;
 	if (section_bits <= page_shift || section_bits > 40 || physmem_bits < section_bits ||
 	    physmem_bits > 56 || section_size < 8 || section_size > (int64_t)map->page_size ||
-	    map_offset < 0 || map_offset + 8 > section_size) {
-		msg_error("VMCOREINFO's sparsemem numbers are implausible: SECTION_SIZE_BITS=%" PRId64
-			  " MAX_PHYSMEM_BITS=%" PRId64 " SIZE(mem_section)=%" PRId64
-			  " OFFSET(mem_section.section_mem_map)=%" PRId64,
-			  section_bits, physmem_bits, section_size, map_offset);
-		return -MDF_ECORRUPT;
-	}
+	    map_offset < 0 || map_offset + 8 > section_size)
+		return mdf_error(-MDF_ECORRUPT,
+				 "VMCOREINFO's sparsemem numbers are implausible: SECTION_SIZE_BITS=%" PRId64
+				 " MAX_PHYSMEM_BITS=%" PRId64 " SIZE(mem_section)=%" PRId64
+				 " OFFSET(mem_section.section_mem_map)=%" PRId64,
+				 section_bits, physmem_bits, section_size, map_offset);
 	map->section_shift = (unsigned int)(section_bits - page_shift);
 	map->nr_sections = (map->max_pfn + (1ull << map->section_shift) - 1) >>
 			    map->section_shift;
-	if (map->nr_sections > (1ull << (physmem_bits - section_bits))) {
-		msg_error("the dump reaches pfn 0x%" PRIx64 ", beyond MAX_PHYSMEM_BITS=%" PRId64,
-			  map->max_pfn, physmem_bits);
-		return -MDF_ECORRUPT;
-	}
+	if (map->nr_sections > (1ull << (physmem_bits - section_bits)))
+		return mdf_error(-MDF_ECORRUPT,
+				 "the dump reaches pfn 0x%" PRIx64 ", beyond MAX_PHYSMEM_BITS=%" PRId64,
+				 map->max_pfn, physmem_bits);
 	/* SPARSEMEM_EXTREME when LENGTH(mem_section) counts roots, or is absent. */
 	sections_per_root = map->page_size / (uint64_t)section_size;
 	extreme = !kernel_length_optional(k, "mem_section", &length) ||
@@ -113,7 +104,7 @@ static int read_sections(struct mem_map *map, struct kernel *k)
 	map->starts = calloc(map->nr_sections, sizeof(*map->starts));
 	roots = calloc(nr_roots, sizeof(*roots));
 	if (!map->starts || !roots) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 		goto out;
 	}
 	roots_addr = symbol;
@@ -123,8 +114,8 @@ static int read_sections(struct mem_map *map, struct kernel *k)
 		if (extreme) {
 			err = mem_read_virt(map->mem, roots_addr, roots, nr_roots * sizeof(*roots));
 			if (err) {
-				msg_error("cannot read the mem_section root array at 0x%" PRIx64 ": %s",
-					  roots_addr, mdf_strerror(err));
+				err = mdf_error_wrap(err, "cannot read the mem_section root array at 0x%" PRIx64,
+						     roots_addr);
 				goto out;
 			}
 		}
@@ -139,8 +130,8 @@ static int read_sections(struct mem_map *map, struct kernel *k)
 				continue;
 			err = mem_read_u64(map->mem, addr + (uint64_t)map_offset, &coded);
 			if (err) {
-				msg_error("cannot read struct mem_section %" PRIu64 " at 0x%" PRIx64 ": %s",
-					  nr, addr, mdf_strerror(err));
+				err = mdf_error_wrap(err, "cannot read struct mem_section %" PRIu64 " at 0x%" PRIx64,
+						     nr, addr);
 				goto out;
 			}
 			if (!(coded & SECTION_MARKED_PRESENT))
@@ -158,15 +149,14 @@ static int read_sections(struct mem_map *map, struct kernel *k)
 			break;
 		memset(map->starts, 0, map->nr_sections * sizeof(*map->starts));
 		if (!extreme || attempt == 1) {
-			msg_error("no valid mem_section found from SYMBOL(mem_section)=%" PRIx64
-				  " (read directly and as a pointer)", symbol);
-			err = -MDF_ECORRUPT;
+			err = mdf_error(-MDF_ECORRUPT,
+					"no valid mem_section found from SYMBOL(mem_section)=%" PRIx64
+					" (read directly and as a pointer)", symbol);
 			goto out;
 		}
 		err = mem_read_u64(map->mem, symbol, &roots_addr);
 		if (err) {
-			msg_error("cannot read the mem_section pointer at 0x%" PRIx64 ": %s", symbol,
-				  mdf_strerror(err));
+			err = mdf_error_wrap(err, "cannot read the mem_section pointer at 0x%" PRIx64, symbol);
 			goto out;
 		}
 	}
@@ -179,7 +169,7 @@ static int read_sections(struct mem_map *map, struct kernel *k)
 			break;
 		}
 	}
-	err = 0;
+	err = NULL;
 out:
 	free(roots);
 	return err;
@@ -193,25 +183,23 @@ static int compare_section_starts(const void *a, const void *b, void *ctx)
 	return sa < sb ? -1 : sa > sb;
 }
 
-int mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
+struct mdf_error *mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
 		 uint64_t max_pfn, struct mem_map **out)
 {
 	struct mem_map *map;
 	int64_t struct_size;
-	int err;
+	struct mdf_error *err;
 
-	if (!kernel_size(k, "page", &struct_size)) {
-		msg_error("VMCOREINFO has no SIZE(page): cannot find the struct pages");
-		return -ENOENT;
-	}
-	if (struct_size < 16 || struct_size > 1024) {
-		msg_error("VMCOREINFO's SIZE(page)=%" PRId64 " is not a plausible struct page size",
-			  struct_size);
-		return -MDF_ECORRUPT;
-	}
+	if (!kernel_size(k, "page", &struct_size))
+		return mdf_error(-ENOENT,
+				 "VMCOREINFO has no SIZE(page): cannot find the struct pages");
+	if (struct_size < 16 || struct_size > 1024)
+		return mdf_error(-MDF_ECORRUPT,
+				 "VMCOREINFO's SIZE(page)=%" PRId64 " is not a plausible struct page size",
+				 struct_size);
 	map = calloc(1, sizeof(*map));
 	if (!map)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	map->mem = mem;
 	map->page_size = page_size;
 	map->page_struct_size = (uint64_t)struct_size;
@@ -221,7 +209,7 @@ int mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
 		goto fail;
 	map->by_address = malloc(map->nr_sections * sizeof(*map->by_address) + 1);
 	if (!map->by_address) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 		goto fail;
 	}
 	for (uint64_t nr = 0; nr < map->nr_sections; nr++)
@@ -230,7 +218,7 @@ int mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
 	qsort_r(map->by_address, map->nr_by_address, sizeof(*map->by_address),
 		compare_section_starts, map->starts);
 	*out = map;
-	return 0;
+	return NULL;
 fail:
 	mem_map_free(map);
 	return err;

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+struct mdf_error;
 struct mem_map;
 struct memory;
 struct kernel;
@@ -18,8 +19,8 @@ struct kernel;
  * dump reaches).  Prints what is missing or wrong and returns a negative
  * errno on failure.
  */
-int mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
-		 uint64_t max_pfn, struct mem_map **out);
+struct mdf_error *mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size, uint64_t max_pfn,
+			       struct mem_map **out);
 void mem_map_free(struct mem_map *map);
 
 /*

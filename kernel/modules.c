@@ -29,6 +29,7 @@
 #include "kernel/list.h"
 #include "kernel/modules.h"
 #include "memory/reader.h"
+#include "util/error.h"
 #include "util/message.h"
 
 /* Far above any real module (amdgpu has about 52,000). */
@@ -94,53 +95,54 @@ struct module_reader {
 	bool warned_export_name;
 };
 
-static int layout_lookup(struct btf_info *btf, const char *path, struct btf_info_result *r)
+static struct mdf_error *layout_lookup(struct btf_info *btf, const char *path, struct btf_info_result *r)
 {
-	int err = btf_info_lookup(btf, "vmlinux", path, r);
+	struct mdf_error *err = btf_info_lookup(btf, "vmlinux", path, r);
 
-	if (err == -ENOENT)
-		msg_error("vmlinux BTF has no %s: cannot read module symbols", path);
+	if (err && err->code == -ENOENT) {
+		mdf_error_free(err);
+		return mdf_error(-ENOENT,
+				 "vmlinux BTF has no %s: cannot read module symbols", path);
+	}
 	return err;
 }
 
-static int layout_struct(struct btf_info *btf, const char *name, int64_t max_size, uint64_t *size)
+static struct mdf_error *layout_struct(struct btf_info *btf, const char *name, int64_t max_size, uint64_t *size)
 {
 	struct btf_info_result r;
-	int err = layout_lookup(btf, name, &r);
+	struct mdf_error *err = layout_lookup(btf, name, &r);
 
 	if (err)
 		return err;
-	if (r.size < 1 || r.size > max_size) {
-		msg_error("vmlinux BTF says struct %s has %" PRId64 " bytes, not 1..%" PRId64, name, r.size,
-			  max_size);
-		return -MDF_ECORRUPT;
-	}
+	if (r.size < 1 || r.size > max_size)
+		return mdf_error(-MDF_ECORRUPT,
+				 "vmlinux BTF says struct %s has %" PRId64 " bytes, not 1..%" PRId64, name, r.size,
+				 max_size);
 	*size = (uint64_t)r.size;
-	return 0;
+	return NULL;
 }
 
 /* A member that must lie inside its struct; scalars of 1, 2, 4 or 8 bytes unless @any_size. */
-static int layout_field(struct btf_info *btf, const char *path, uint64_t struct_size, bool any_size,
+static struct mdf_error *layout_field(struct btf_info *btf, const char *path, uint64_t struct_size, bool any_size,
 			struct kfield *f)
 {
 	struct btf_info_result r;
-	int err = layout_lookup(btf, path, &r);
+	struct mdf_error *err = layout_lookup(btf, path, &r);
 
 	if (err)
 		return err;
 	f->offset = r.bit_offset / 8;
 	f->size = (uint64_t)r.size;
 	if (r.bitfield_size || f->offset + f->size > struct_size ||
-	    (!any_size && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)) {
-		msg_error("vmlinux BTF places %s at byte %" PRIu64 " with %" PRIu64 " bytes%s: not a field "
-			  "module symbols can be read through", path, f->offset, f->size,
-			  r.bitfield_size ? " in a bitfield" : "");
-		return -MDF_ECORRUPT;
-	}
-	return 0;
+	    (!any_size && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		return mdf_error(-MDF_ECORRUPT,
+				 "vmlinux BTF places %s at byte %" PRIu64 " with %" PRIu64 " bytes%s: not a field "
+				 "module symbols can be read through", path, f->offset, f->size,
+				 r.bitfield_size ? " in a bitfield" : "");
+	return NULL;
 }
 
-static int read_module_layout(struct btf_info *btf, struct module_layout *l)
+static struct mdf_error *read_module_layout(struct btf_info *btf, struct module_layout *l)
 {
 	static const struct {
 		const char *path;
@@ -160,7 +162,7 @@ static int read_module_layout(struct btf_info *btf, struct module_layout *l)
 		{ "mod_kallsyms.typetab", offsetof(struct module_layout, typetab), 1, false },
 	};
 	struct btf_info_result r;
-	int err;
+	struct mdf_error *err;
 
 	err = layout_struct(btf, "module", MAX_STRUCT_SIZE, &l->module_size);
 	if (!err)
@@ -184,21 +186,20 @@ static int read_module_layout(struct btf_info *btf, struct module_layout *l)
 	if (err)
 		return err;
 	l->state_unformed = r.value;
-	if (l->name.size < 2 || l->name.size > MODULE_NAME_MAX || l->list.size != 16) {
-		msg_error("vmlinux BTF gives struct module a name of %" PRIu64 " bytes and a list of %" PRIu64
-			  ": not a layout module symbols can be read through", l->name.size, l->list.size);
-		return -MDF_ECORRUPT;
-	}
-	return 0;
+	if (l->name.size < 2 || l->name.size > MODULE_NAME_MAX || l->list.size != 16)
+		return mdf_error(-MDF_ECORRUPT,
+				 "vmlinux BTF gives struct module a name of %" PRIu64 " bytes and a list of %" PRIu64
+				 ": not a layout module symbols can be read through", l->name.size, l->list.size);
+	return NULL;
 }
 
-int modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out)
+struct mdf_error *modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out)
 {
 	struct modules *mods = calloc(1, sizeof(*mods));
-	int err;
+	struct mdf_error *err;
 
 	if (!mods)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	mods->mem = mem;
 	mods->head = head;
 	err = read_module_layout(btf, &mods->l);
@@ -207,7 +208,7 @@ int modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct
 		return err;
 	}
 	*out = mods;
-	return 0;
+	return NULL;
 }
 
 void modules_free(struct modules *mods)
@@ -233,11 +234,12 @@ static void free_tables(struct module_tables *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Reports what is wrong with this module; its symbols are then left out. */
-static int module_problem(const struct module_reader *r, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Says what is wrong with this module, whose symbols are then left out; returns @err. */
+static struct mdf_error *module_problem(const struct module_reader *r, struct mdf_error *err, const char *fmt,
+					...) __attribute__((format(printf, 3, 4)));
 
-static int module_problem(const struct module_reader *r, int err, const char *fmt, ...)
+static struct mdf_error *module_problem(const struct module_reader *r, struct mdf_error *err, const char *fmt,
+					...)
 {
 	char what[256];
 	va_list ap;
@@ -258,30 +260,30 @@ static int compare_exports(const void *a, const void *b)
 }
 
 /* The module's exports (module.syms), sorted by value for is_exported. */
-static int read_exports(struct module_reader *r, struct module_tables *t)
+static struct mdf_error *read_exports(struct module_reader *r, struct module_tables *t)
 {
 	const struct module_layout *l = &r->mods->l;
 	uint64_t syms = field_value(r->module, &l->syms);
 	uint64_t num_syms = field_value(r->module, &l->num_syms);
 	unsigned char *raw;
-	int err;
+	struct mdf_error *err;
 
 	if (num_syms == 0)
-		return 0;
+		return NULL;
 	if (num_syms > MAX_SYMBOLS)
-		return module_problem(r, -MDF_ECORRUPT, "num_syms is %" PRIu64 ", above %u", num_syms,
+		return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "num_syms is %" PRIu64 ", above %u", num_syms,
 				      MAX_SYMBOLS);
 	raw = malloc(num_syms * l->ksym_size);
 	t->exports = malloc(num_syms * sizeof(*t->exports));
 	if (!raw || !t->exports) {
 		free(raw);
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	}
 	err = mem_read_virt(r->mods->mem, syms, raw, num_syms * l->ksym_size);
 	if (err) {
 		free(raw);
 		return module_problem(r, err, "cannot read its %" PRIu64 " exports at 0x%" PRIx64 " (%s)",
-				      num_syms, syms, mdf_strerror(err));
+				      num_syms, syms, mdf_error_text(err));
 	}
 	for (uint64_t i = 0; i < num_syms; i++) {
 		const unsigned char *entry = raw + i * l->ksym_size;
@@ -297,7 +299,7 @@ static int read_exports(struct module_reader *r, struct module_tables *t)
 	free(raw);
 	t->nr_exports = (uint32_t)num_syms;
 	qsort(t->exports, t->nr_exports, sizeof(*t->exports), compare_exports);
-	return 0;
+	return NULL;
 }
 
 /* The kernel's is_exported: an export of this name at this value. */
@@ -316,14 +318,15 @@ static bool is_exported(struct module_reader *r, const struct module_tables *t, 
 	}
 	for (; lo < t->nr_exports && t->exports[lo].value == value; lo++) {
 		char export_name[KSYM_NAME_LEN];
-		int err = mem_read_virt(r->mods->mem, t->exports[lo].name_addr, export_name, len + 1);
+		struct mdf_error *err = mem_read_virt(r->mods->mem, t->exports[lo].name_addr, export_name, len + 1);
 
 		if (err) {
 			if (!r->warned_export_name)
 				msg_warn("module %s: the name of an export at 0x%" PRIx64 " is unreadable "
 					 "(%s): symbols there are listed as not exported", r->name,
-					 t->exports[lo].name_addr, mdf_strerror(err));
+					 t->exports[lo].name_addr, mdf_error_text(err));
 			r->warned_export_name = true;
+			mdf_error_free(err);
 			continue;
 		}
 		if (!memcmp(export_name, name, len) && export_name[len] == '\0')
@@ -352,60 +355,60 @@ static int64_t name_length(const struct module_tables *t, uint32_t i)
  * Reads the symbol table, types and strings module.kallsyms points to,
  * and checks that every name ends inside the string table.
  */
-static int read_tables(struct module_reader *r, struct module_tables *t)
+static struct mdf_error *read_tables(struct module_reader *r, struct module_tables *t)
 {
 	const struct module_layout *l = &r->mods->l;
 	struct memory *mem = r->mods->mem;
 	uint64_t kallsyms = field_value(r->module, &l->kallsyms), symtab, strtab, typetab, max_name = 0;
 	unsigned char mod_kallsyms[MAX_SMALL_STRUCT_SIZE];
-	int err;
+	struct mdf_error *err;
 
 	err = mem_read_virt(mem, kallsyms, mod_kallsyms, l->mod_kallsyms_size);
 	if (err)
 		return module_problem(r, err, "cannot read its struct mod_kallsyms at 0x%" PRIx64 " (%s)",
-				      kallsyms, mdf_strerror(err));
+				      kallsyms, mdf_error_text(err));
 	symtab = field_value(mod_kallsyms, &l->symtab);
 	strtab = field_value(mod_kallsyms, &l->strtab);
 	typetab = field_value(mod_kallsyms, &l->typetab);
 	if (field_value(mod_kallsyms, &l->num_symtab) > MAX_SYMBOLS)
-		return module_problem(r, -MDF_ECORRUPT, "num_symtab at 0x%" PRIx64 " is %" PRIu64
+		return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "num_symtab at 0x%" PRIx64 " is %" PRIu64
 				      ", above %u", kallsyms + l->num_symtab.offset,
 				      field_value(mod_kallsyms, &l->num_symtab), MAX_SYMBOLS);
 	t->num_symtab = (uint32_t)field_value(mod_kallsyms, &l->num_symtab);
 	if (t->num_symtab == 0)
-		return 0;
+		return NULL;
 	t->symtab = malloc((size_t)t->num_symtab * sizeof(*t->symtab));
 	t->typetab = malloc(t->num_symtab);
 	if (!t->symtab || !t->typetab)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	err = mem_read_virt(mem, symtab, t->symtab, (size_t)t->num_symtab * sizeof(*t->symtab));
 	if (err)
 		return module_problem(r, err, "cannot read its %" PRIu32 " symbols at 0x%" PRIx64 " (%s)",
-				      t->num_symtab, symtab, mdf_strerror(err));
+				      t->num_symtab, symtab, mdf_error_text(err));
 	err = mem_read_virt(mem, typetab, t->typetab, t->num_symtab);
 	if (err)
 		return module_problem(r, err, "cannot read its symbol types at 0x%" PRIx64 " (%s)", typetab,
-				      mdf_strerror(err));
+				      mdf_error_text(err));
 	/* The string table's size is not kept: read up to the last name's end. */
 	for (uint32_t i = 0; i < t->num_symtab; i++)
 		if (t->symtab[i].st_name > max_name)
 			max_name = t->symtab[i].st_name;
 	if (max_name >= MAX_MODULE_STRTAB)
-		return module_problem(r, -MDF_ECORRUPT, "a symbol's name is at offset %" PRIu64
+		return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "a symbol's name is at offset %" PRIu64
 				      " of its string table, beyond %u MiB", max_name,
 				      MAX_MODULE_STRTAB >> 20);
 	t->strtab_len = max_name + KSYM_NAME_LEN;
 	t->strtab = malloc(t->strtab_len);
 	if (!t->strtab)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	err = mem_read_prefix(mem, strtab, t->strtab, max_name + 1, &t->strtab_len);
 	if (err)
 		return module_problem(r, err, "cannot read its string table at 0x%" PRIx64 " (%s)", strtab,
-				      mdf_strerror(err));
+				      mdf_error_text(err));
 	for (uint32_t i = 0; i < t->num_symtab; i++)
 		if (name_length(t, i) < 0)
-			return module_problem(r, -MDF_ECORRUPT, "the name of symbol %" PRIu32 " runs past "
-					      "the readable end of its string table", i);
+			return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "the name of symbol %"
+					      PRIu32 " runs past the readable end of its string table", i);
 	return read_exports(r, t);
 }
 
@@ -413,66 +416,71 @@ static int read_tables(struct module_reader *r, struct module_tables *t)
  * Reads the struct module at r->addr and its name.  *@formed is false for
  * a module still being set up: the kernel lists no symbols of it, nor do we.
  */
-static int read_module_head(struct module_reader *r, bool *formed)
+static struct mdf_error *read_module_head(struct module_reader *r, bool *formed)
 {
 	const struct module_layout *l = &r->mods->l;
-	int err = mem_read_virt(r->mods->mem, r->addr, r->module, l->module_size);
+	struct mdf_error *err = mem_read_virt(r->mods->mem, r->addr, r->module, l->module_size);
 
 	if (err) {
 		snprintf(r->name, sizeof(r->name), "?");
-		return module_problem(r, err, "unreadable (%s)", mdf_strerror(err));
+		return module_problem(r, err, "unreadable (%s)", mdf_error_text(err));
 	}
 	memcpy(r->name, r->module + l->name.offset, l->name.size);
 	if (!memchr(r->name, '\0', l->name.size) || !r->name[0]) {
 		snprintf(r->name, sizeof(r->name), "?");
-		return module_problem(r, -MDF_ECORRUPT, "its name is empty or not terminated");
+		return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "its name is empty or not terminated");
 	}
 	*formed = (int64_t)field_value(r->module, &l->state) != l->state_unformed;
-	return 0;
+	return NULL;
 }
 
 /*
  * Calls @each for every formed module of the list whose tables read
- * (@name NULL) or for the module @name alone, until it returns non-zero.
- * A damaged module was reported and is passed over; only memory ends the
- * walk early, or @each.
+ * (@name NULL) or for the module @name alone, until it returns true.  A
+ * damaged module was said and is passed over; only memory ends the walk
+ * early, or @each.
  */
-static int for_each_module(struct modules *mods, const char *name,
-			   int (*each)(struct module_reader *r, const struct module_tables *t, void *ctx),
-			   void *ctx)
+static struct mdf_error *for_each_module(struct modules *mods, const char *name,
+					 bool (*each)(struct module_reader *r, const struct module_tables *t,
+						      void *ctx),
+					 void *ctx)
 {
 	struct module_reader r = { .mods = mods };
+	struct mdf_error *err = NULL;
 	struct klist list;
 	uint64_t node;
-	int err = 0, more;
 
 	r.module = malloc(mods->l.module_size);
 	if (!r.module)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	klist_init(&list, mods->mem, mods->head, MAX_MODULES);
-	while (!err && (more = klist_next(&list, &node)) > 0) {
+	while (!(err = klist_next(&list, &node)) && node) {
 		struct module_tables t = { 0 };
-		bool formed = false;
+		bool formed = false, stop = false;
 
 		r.addr = node - mods->l.list.offset;
 		r.warned_export_name = false;
-		if (read_module_head(&r, &formed) || !formed || (name && strcmp(r.name, name)))
-			continue;
-		err = read_tables(&r, &t);
-		if (!err)
-			err = each(&r, &t, ctx);
-		else if (err != -ENOMEM)
-			err = 0;
+		err = read_module_head(&r, &formed);
+		if (!err && formed && (!name || !strcmp(r.name, name))) {
+			err = read_tables(&r, &t);
+			if (!err)
+				stop = each(&r, &t, ctx) || name;
+		}
 		free_tables(&t);
-		if (name)
+		if (err && err->code == -ENOMEM)
+			break;
+		mdf_error_free(err);
+		err = NULL;
+		if (stop)
 			break;
 	}
-	if (more < 0)
+	if (err && err->code != -ENOMEM) {
 		msg_warn("modules list at 0x%" PRIx64 ": after %s%s (struct module at 0x%" PRIx64 "), %s; "
 			 "modules past it are not listed", mods->head, list.count ? "module " : "its head",
-			 list.count ? r.name : "", list.count ? r.addr : mods->head, list.reason);
-	if (!err && more == -ENOMEM)
-		err = -ENOMEM;
+			 list.count ? r.name : "", list.count ? r.addr : mods->head, mdf_error_text(err));
+		mdf_error_free(err);
+		err = NULL;
+	}
 	klist_release(&list);
 	free(r.module);
 	return err;
@@ -489,17 +497,17 @@ static char symbol_type(struct module_reader *r, const struct module_tables *t, 
 }
 
 struct listing {
-	int (*visit)(void *ctx, const struct ksym *sym);
+	struct mdf_error *(*visit)(void *ctx, const struct ksym *sym);
 	void *ctx;
+	struct mdf_error *err;     /* the first @visit returned */
 	uint32_t modules, symbols;
 };
 
-static int list_module(struct module_reader *r, const struct module_tables *t, void *ctx)
+static bool list_module(struct module_reader *r, const struct module_tables *t, void *ctx)
 {
 	struct listing *ls = ctx;
-	int err = 0;
 
-	for (uint32_t i = 0; i < t->num_symtab && !err; i++) {
+	for (uint32_t i = 0; i < t->num_symtab && !ls->err; i++) {
 		char name[KSYM_NAME_LEN];
 		size_t len = (size_t)name_length(t, i);
 		struct ksym sym = { .addr = t->symtab[i].st_value, .name = name, .module = r->name };
@@ -509,22 +517,22 @@ static int list_module(struct module_reader *r, const struct module_tables *t, v
 		memcpy(name, t->strtab + t->symtab[i].st_name, len);
 		name[len] = '\0';
 		sym.type = symbol_type(r, t, i, len);
-		err = ls->visit(ls->ctx, &sym);
+		ls->err = ls->visit(ls->ctx, &sym);
 		ls->symbols++;
 	}
 	ls->modules++;
-	return err;
+	return ls->err != NULL;
 }
 
-int modules_for_each_symbol(struct modules *mods, int (*visit)(void *ctx, const struct ksym *sym),
-			    void *ctx)
+struct mdf_error *modules_for_each_symbol(struct modules *mods,
+					  struct mdf_error *(*visit)(void *ctx, const struct ksym *sym), void *ctx)
 {
-	struct listing ls = { visit, ctx, 0, 0 };
-	int err = for_each_module(mods, NULL, list_module, &ls);
+	struct listing ls = { visit, ctx, NULL, 0, 0 };
+	struct mdf_error *err = for_each_module(mods, NULL, list_module, &ls);
 
-	if (!err)
+	if (!err && !ls.err)
 		msg_debug("module kallsyms: %" PRIu32 " modules, %" PRIu32 " symbols", ls.modules, ls.symbols);
-	return err;
+	return err ? err : ls.err;
 }
 
 struct lookup {
@@ -533,8 +541,8 @@ struct lookup {
 	uint64_t addr;
 };
 
-/* The symbol @lk->name in one module's tables, as the listing shows it; 1 when found. */
-static int find_in_module(struct module_reader *r, const struct module_tables *t, void *ctx)
+/* The symbol @lk->name in one module's tables, as the listing shows it. */
+static bool find_in_module(struct module_reader *r, const struct module_tables *t, void *ctx)
 {
 	struct lookup *lk = ctx;
 	size_t len = strlen(lk->name);
@@ -561,21 +569,25 @@ bool modules_lookup(struct modules *mods, const char *module, const char *name, 
 {
 	struct lookup lk = { .name = name };
 
-	if (for_each_module(mods, module, find_in_module, &lk) <= 0)
-		return false;
-	*addr = lk.addr;
-	return true;
+	/* Without memory to read the modules, none has it. */
+	mdf_error_free(for_each_module(mods, module, find_in_module, &lk));
+	if (lk.found)
+		*addr = lk.addr;
+	return lk.found;
 }
 
-static int found_module(struct module_reader *r, const struct module_tables *t, void *ctx)
+static bool found_module(struct module_reader *r, const struct module_tables *t, void *ctx)
 {
 	(void)r;
 	(void)t;
-	(void)ctx;
-	return 1;
+	*(bool *)ctx = true;
+	return true;
 }
 
 bool modules_loaded(struct modules *mods, const char *module)
 {
-	return for_each_module(mods, module, found_module, NULL) > 0;
+	bool found = false;
+
+	mdf_error_free(for_each_module(mods, module, found_module, &found));
+	return found;
 }

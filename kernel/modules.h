@@ -19,6 +19,7 @@
 #include "kernel/kallsyms.h"
 
 struct btf_info;
+struct mdf_error;
 struct memory;
 struct modules;
 
@@ -26,16 +27,16 @@ struct modules;
  * Reads struct module's layout from @btf for the list at @head (the
  * kernel's "modules").  @mem must outlive the result.
  */
-int modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out);
+struct mdf_error *modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out);
 void modules_free(struct modules *mods);
 
 /*
  * Calls @visit for each symbol of each module, in /proc/kallsyms order
- * (sym->module names the module); stops at the first non-zero return,
- * which it returns.  An error of its own is one of memory.
+ * (sym->module names the module); stops at the first error @visit
+ * returns, and returns it.  An error of its own is one of memory.
  */
-int modules_for_each_symbol(struct modules *mods, int (*visit)(void *ctx, const struct ksym *sym),
-			    void *ctx);
+struct mdf_error *modules_for_each_symbol(struct modules *mods,
+					  struct mdf_error *(*visit)(void *ctx, const struct ksym *sym), void *ctx);
 
 /*
  * The address of @name in module @module, or in the first module of the

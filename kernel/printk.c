@@ -33,6 +33,7 @@
 #include "kernel/printk.h"
 #include "kernel/kernel.h"
 #include "memory/reader.h"
+#include "util/error.h"
 #include "util/message.h"
 
 #define NSEC_PER_SEC UINT64_C(1000000000)
@@ -52,7 +53,7 @@ struct fact {
 	int64_t *value;
 };
 
-static int look_up(struct kernel *k, const struct fact *facts, size_t n,
+static struct mdf_error *look_up(struct kernel *k, const struct fact *facts, size_t n,
 		   const char *layout)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -60,13 +61,12 @@ static int look_up(struct kernel *k, const struct fact *facts, size_t n,
 		bool found = f->is_size ? kernel_size(k, f->name, f->value)
 					: kernel_offset(k, f->name, f->value);
 
-		if (!found || *f->value < 0 || *f->value > MAX_STRUCT_SIZE) {
-			msg_error("VMCOREINFO lacks %s(%s), or gives it out of range: the %s cannot "
-				  "be read", f->is_size ? "SIZE" : "OFFSET", f->name, layout);
-			return -ENOENT;
-		}
+		if (!found || *f->value < 0 || *f->value > MAX_STRUCT_SIZE)
+			return mdf_error(-ENOENT,
+					 "VMCOREINFO lacks %s(%s), or gives it out of range: the %s cannot "
+					 "be read", f->is_size ? "SIZE" : "OFFSET", f->name, layout);
 	}
-	return 0;
+	return NULL;
 }
 
 static uint64_t get_u64(const unsigned char *p)
@@ -125,23 +125,21 @@ static void put_record(FILE *out, uint64_t ts_nsec, const unsigned char *text, s
 	putc('\n', out);
 }
 
-static void *read_virt(struct memory *mem, uint64_t addr, size_t len, const char *what)
+/* Reads @len bytes at @addr into a new buffer, *@out. */
+static struct mdf_error *read_virt(struct memory *mem, uint64_t addr, size_t len, const char *what, void *out)
 {
 	void *buf = malloc(len ? len : 1);
-	int err;
+	struct mdf_error *err;
 
-	if (!buf) {
-		msg_error("no memory for %s (%zu bytes)", what, len);
-		return NULL;
-	}
+	if (!buf)
+		return mdf_error(-ENOMEM, "no memory for %s (%zu bytes)", what, len);
 	err = mem_read_virt(mem, addr, buf, len);
 	if (err) {
-		msg_error("cannot read %s (%zu bytes at 0x%" PRIx64 "): %s", what, len, addr,
-			  mdf_strerror(err));
 		free(buf);
-		return NULL;
+		return mdf_error_wrap(err, "cannot read %s (%zu bytes at 0x%" PRIx64 ")", what, len, addr);
 	}
-	return buf;
+	memcpy(out, &buf, sizeof(buf));
+	return NULL;
 }
 
 /* The lockless ring buffer's layout, from VMCOREINFO. */
@@ -170,7 +168,7 @@ static bool fits(int64_t base, int64_t offset, int64_t width, int64_t size)
 	return base + offset + width <= size;
 }
 
-static int prb_layout(struct kernel *k, struct prb_layout *l)
+static struct mdf_error *prb_layout(struct kernel *k, struct prb_layout *l)
 {
 	const struct fact facts[] = {
 		{ "printk_ringbuffer", true, &l->rb_size },
@@ -192,7 +190,7 @@ static int prb_layout(struct kernel *k, struct prb_layout *l)
 		{ "prb_data_ring.size_bits", false, &l->data_size_bits },
 		{ "prb_data_ring.data", false, &l->data_data },
 	};
-	int err = look_up(k, facts, sizeof(facts) / sizeof(facts[0]),
+	struct mdf_error *err = look_up(k, facts, sizeof(facts) / sizeof(facts[0]),
 			  "lockless printk ring buffer");
 
 	if (err)
@@ -210,52 +208,51 @@ static int prb_layout(struct kernel *k, struct prb_layout *l)
 	    !fits(l->desc_state_var, l->counter, 8, l->desc_size) ||
 	    !fits(l->desc_text_blk_lpos, l->lpos_begin, 8, l->desc_size) ||
 	    !fits(l->desc_text_blk_lpos, l->lpos_next, 8, l->desc_size) ||
-	    !fits(l->info_ts_nsec, 0, 8, l->info_size) || !fits(l->info_text_len, 0, 2, l->info_size)) {
-		msg_error("VMCOREINFO's printk ring buffer layout puts members outside their "
-			  "structures: corrupt");
-		return -MDF_ECORRUPT;
-	}
-	return 0;
+	    !fits(l->info_ts_nsec, 0, 8, l->info_size) || !fits(l->info_text_len, 0, 2, l->info_size))
+		return mdf_error(-MDF_ECORRUPT,
+				 "VMCOREINFO's printk ring buffer layout puts members outside their "
+				 "structures: corrupt");
+	return NULL;
 }
 
 /* Reads the rings prb points at. */
-static int prb_read(struct memory *mem, struct kernel *k, struct prb *rb,
+static struct mdf_error *prb_read(struct memory *mem, struct kernel *k, struct prb *rb,
 		    unsigned char **ring)
 {
 	const struct prb_layout *l = rb->l;
 	const unsigned char *desc_ring, *text_ring;
 	uint64_t prb_addr, addr;
 	uint32_t count_bits, size_bits;
-	int err;
+	struct mdf_error *err;
 
 	if (!kernel_symbol(k, "prb", &prb_addr))
-		return -ENOENT;
+		return mdf_error(-ENOENT,
+				 "VMCOREINFO lacks SYMBOL(prb): the printk ring buffer cannot be found");
 	err = mem_read_u64(mem, prb_addr, &addr);
-	if (err) {
-		msg_error("cannot read prb at 0x%" PRIx64 ": %s", prb_addr, mdf_strerror(err));
+	if (err)
+		return mdf_error_wrap(err, "cannot read prb at 0x%" PRIx64, prb_addr);
+	err = read_virt(mem, addr, (size_t)l->rb_size, "the printk ring buffer (*prb)", ring);
+	if (err)
 		return err;
-	}
-	*ring = read_virt(mem, addr, (size_t)l->rb_size, "the printk ring buffer (*prb)");
-	if (!*ring)
-		return -EIO;
 	desc_ring = *ring + l->rb_desc_ring;
 	text_ring = *ring + l->rb_text_ring;
 	count_bits = get_u32(desc_ring + l->dr_count_bits);
 	size_bits = get_u32(text_ring + l->data_size_bits);
-	if (count_bits > MAX_RING_BITS || size_bits > MAX_RING_BITS || size_bits < 4) {
-		msg_error("printk ring buffer at 0x%" PRIx64 ": 2^%" PRIu32 " descriptors and 2^%"
-			  PRIu32 " bytes of text: corrupt", addr, count_bits, size_bits);
-		return -MDF_ECORRUPT;
-	}
+	if (count_bits > MAX_RING_BITS || size_bits > MAX_RING_BITS || size_bits < 4)
+		return mdf_error(-MDF_ECORRUPT,
+				 "printk ring buffer at 0x%" PRIx64 ": 2^%" PRIu32 " descriptors and 2^%"
+				 PRIu32 " bytes of text: corrupt", addr, count_bits, size_bits);
 	rb->nr_descs = UINT64_C(1) << count_bits;
 	rb->data_size = UINT64_C(1) << size_bits;
-	rb->descs = read_virt(mem, get_u64(desc_ring + l->dr_descs),
-			      (size_t)(rb->nr_descs * (uint64_t)l->desc_size), "the printk descriptors");
-	rb->infos = read_virt(mem, get_u64(desc_ring + l->dr_infos),
-			      (size_t)(rb->nr_descs * (uint64_t)l->info_size), "the printk_info array");
-	rb->data = read_virt(mem, get_u64(text_ring + l->data_data), (size_t)rb->data_size,
-			     "the printk text ring");
-	return rb->descs && rb->infos && rb->data ? 0 : -EIO;
+	err = read_virt(mem, get_u64(desc_ring + l->dr_descs), (size_t)(rb->nr_descs * (uint64_t)l->desc_size),
+			"the printk descriptors", &rb->descs);
+	if (!err)
+		err = read_virt(mem, get_u64(desc_ring + l->dr_infos),
+				(size_t)(rb->nr_descs * (uint64_t)l->info_size), "the printk_info array", &rb->infos);
+	if (!err)
+		err = read_virt(mem, get_u64(text_ring + l->data_data), (size_t)rb->data_size, "the printk text ring",
+				&rb->data);
+	return err;
 }
 
 /* Prints record @id if it is committed or finalized and has text, as upstream. */
@@ -287,12 +284,12 @@ static void prb_record(const struct prb *rb, uint64_t id, FILE *out)
 	put_record(out, get_u64(info + l->info_ts_nsec), rb->data + begin, len);
 }
 
-static int dump_prb(struct memory *mem, struct kernel *k, FILE *out)
+static struct mdf_error *dump_prb(struct memory *mem, struct kernel *k, FILE *out)
 {
 	struct prb_layout l;
 	struct prb rb = { .l = &l };
 	unsigned char *ring = NULL;
-	int err = prb_layout(k, &l);
+	struct mdf_error *err = prb_layout(k, &l);
 
 	if (!err)
 		err = prb_read(mem, k, &rb, &ring);
@@ -314,7 +311,7 @@ static int dump_prb(struct memory *mem, struct kernel *k, FILE *out)
 }
 
 /* The record buffer of 3.5 to 5.9: struct printk_log, called log before 3.11. */
-static int log_layout(struct kernel *k, int64_t *size, int64_t *off_ts,
+static struct mdf_error *log_layout(struct kernel *k, int64_t *size, int64_t *off_ts,
 		      int64_t *off_len, int64_t *off_text_len)
 {
 	const char *name = kernel_size(k, "printk_log", size) ? "printk_log" : "log";
@@ -325,38 +322,36 @@ static int log_layout(struct kernel *k, int64_t *size, int64_t *off_ts,
 		{ len, false, off_len },
 		{ text_len, false, off_text_len },
 	};
-	int err;
+	struct mdf_error *err;
 
 	snprintf(ts, sizeof(ts), "%s.ts_nsec", name);
 	snprintf(len, sizeof(len), "%s.len", name);
 	snprintf(text_len, sizeof(text_len), "%s.text_len", name);
 	err = look_up(k, facts, sizeof(facts) / sizeof(facts[0]), "printk record buffer");
-	if (!err && (*off_ts + 8 > *size || *off_len + 2 > *size || *off_text_len + 2 > *size)) {
-		msg_error("VMCOREINFO's struct %s puts members past its %" PRId64 " bytes: corrupt",
-			  name, *size);
-		err = -MDF_ECORRUPT;
-	}
+	if (!err && (*off_ts + 8 > *size || *off_len + 2 > *size || *off_text_len + 2 > *size))
+		err = mdf_error(-MDF_ECORRUPT,
+				"VMCOREINFO's struct %s puts members past its %" PRId64 " bytes: corrupt",
+				name, *size);
 	return err;
 }
 
-static int read_symbol_u32(struct memory *mem, struct kernel *k, const char *name,
+static struct mdf_error *read_symbol_u32(struct memory *mem, struct kernel *k, const char *name,
 			   uint32_t *value)
 {
 	uint64_t addr;
-	int err;
+	struct mdf_error *err;
 
-	if (!kernel_symbol(k, name, &addr)) {
-		msg_error("VMCOREINFO lacks SYMBOL(%s): the printk buffer cannot be read", name);
-		return -ENOENT;
-	}
+	if (!kernel_symbol(k, name, &addr))
+		return mdf_error(-ENOENT,
+				 "VMCOREINFO lacks SYMBOL(%s): the printk buffer cannot be read", name);
 	err = mem_read_u32(mem, addr, value);
 	if (err)
-		msg_error("cannot read %s at 0x%" PRIx64 ": %s", name, addr, mdf_strerror(err));
-	return err;
+		return mdf_error_wrap(err, "cannot read %s at 0x%" PRIx64, name, addr);
+	return NULL;
 }
 
 /* Walks the records from log_first_idx to log_next_idx; a loop means corruption. */
-static int walk_records(const unsigned char *buf, uint32_t buf_len, uint32_t first,
+static struct mdf_error *walk_records(const unsigned char *buf, uint32_t buf_len, uint32_t first,
 			uint32_t next, const int64_t layout[4], FILE *out)
 {
 	uint64_t hdr = (uint64_t)layout[0], limit = buf_len / (hdr ? hdr : 1) + 1, n = 0;
@@ -366,25 +361,23 @@ static int walk_records(const unsigned char *buf, uint32_t buf_len, uint32_t fir
 		uint16_t len;
 		uint64_t rec;
 
-		if (cur + hdr > buf_len || ++n > limit) {
-			msg_error("the printk log_buf is corrupt: %s at index 0x%" PRIx64,
-				  n > limit ? "a cycle" : "a record outside the buffer", cur);
-			return -MDF_ECORRUPT;
-		}
+		if (cur + hdr > buf_len || ++n > limit)
+			return mdf_error(-MDF_ECORRUPT,
+					 "the printk log_buf is corrupt: %s at index 0x%" PRIx64,
+					 n > limit ? "a cycle" : "a record outside the buffer", cur);
 		len = get_u16(buf + cur + layout[2]);
 		/* A record of length 0 ends the buffer: the one at offset 0 is this one. */
 		rec = len ? cur : 0;
 		len = get_u16(buf + rec + layout[2]);
-		if (rec + hdr + get_u16(buf + rec + layout[3]) > buf_len) {
-			msg_error("the printk log_buf is corrupt: the record at index 0x%" PRIx64
-				  " runs past the buffer's end", rec);
-			return -MDF_ECORRUPT;
-		}
+		if (rec + hdr + get_u16(buf + rec + layout[3]) > buf_len)
+			return mdf_error(-MDF_ECORRUPT,
+					 "the printk log_buf is corrupt: the record at index 0x%" PRIx64
+					 " runs past the buffer's end", rec);
 		put_record(out, get_u64(buf + rec + layout[1]), buf + rec + hdr,
 			   get_u16(buf + rec + layout[3]));
 		cur = rec + len;
 	}
-	return 0;
+	return NULL;
 }
 
 /* Kernels before 2.6.25 declared log_end unsigned long, later ones unsigned. */
@@ -399,22 +392,19 @@ static bool log_end_is_long(struct kernel *k)
 }
 
 /* The plain text buffer: the last log_buf_len bytes written, oldest first. */
-static int dump_text_buffer(struct memory *mem, struct kernel *k,
+static struct mdf_error *dump_text_buffer(struct memory *mem, struct kernel *k,
 			    const unsigned char *buf, uint32_t buf_len, FILE *out)
 {
 	uint64_t addr, log_end = 0;
-	int err;
+	struct mdf_error *err;
 
-	if (!kernel_symbol(k, "log_end", &addr)) {
-		msg_error("VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_first_idx) nor "
-			  "SYMBOL(log_end): no kernel log layout is known");
-		return -ENOENT;
-	}
+	if (!kernel_symbol(k, "log_end", &addr))
+		return mdf_error(-ENOENT,
+				 "VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_first_idx) nor "
+				 "SYMBOL(log_end): no kernel log layout is known");
 	err = mem_read_virt(mem, addr, &log_end, log_end_is_long(k) ? 8 : 4);
-	if (err) {
-		msg_error("cannot read log_end at 0x%" PRIx64 ": %s", addr, mdf_strerror(err));
-		return err;
-	}
+	if (err)
+		return mdf_error_wrap(err, "cannot read log_end at 0x%" PRIx64, addr);
 	log_end = le64toh(log_end);
 	if (log_end < buf_len) {
 		fwrite(buf, 1, (size_t)log_end, out);
@@ -424,37 +414,32 @@ static int dump_text_buffer(struct memory *mem, struct kernel *k,
 		fwrite(buf + index, 1, (size_t)(buf_len - index), out);
 		fwrite(buf, 1, (size_t)index, out);
 	}
-	return 0;
+	return NULL;
 }
 
-static int dump_log_buf(struct memory *mem, struct kernel *k, FILE *out)
+static struct mdf_error *dump_log_buf(struct memory *mem, struct kernel *k, FILE *out)
 {
 	uint64_t buf_addr = 0, sym;
 	uint32_t buf_len, first, next;
 	unsigned char *buf = NULL;
 	int64_t layout[4];
-	int err;
+	struct mdf_error *err;
 
-	if (!kernel_symbol(k, "log_buf", &sym)) {
-		msg_error("VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_buf): the kernel log "
-			  "cannot be found");
-		return -ENOENT;
-	}
+	if (!kernel_symbol(k, "log_buf", &sym))
+		return mdf_error(-ENOENT,
+				 "VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_buf): the kernel log "
+				 "cannot be found");
 	err = mem_read_u64(mem, sym, &buf_addr);
-	if (err) {
-		msg_error("cannot read log_buf at 0x%" PRIx64 ": %s", sym, mdf_strerror(err));
-		return err;
-	}
+	if (err)
+		return mdf_error_wrap(err, "cannot read log_buf at 0x%" PRIx64, sym);
 	err = read_symbol_u32(mem, k, "log_buf_len", &buf_len);
 	if (err)
 		return err;
-	if (buf_len == 0 || buf_len > (UINT32_C(1) << MAX_RING_BITS)) {
-		msg_error("log_buf_len is %" PRIu32 ": corrupt", buf_len);
-		return -MDF_ECORRUPT;
-	}
-	buf = read_virt(mem, buf_addr, buf_len, "the printk log_buf");
-	if (!buf)
-		return -EIO;
+	if (buf_len == 0 || buf_len > (UINT32_C(1) << MAX_RING_BITS))
+		return mdf_error(-MDF_ECORRUPT, "log_buf_len is %" PRIu32 ": corrupt", buf_len);
+	err = read_virt(mem, buf_addr, buf_len, "the printk log_buf", &buf);
+	if (err)
+		return err;
 	if (kernel_symbol(k, "log_first_idx", &sym)) {
 		err = log_layout(k, &layout[0], &layout[1], &layout[2], &layout[3]);
 		if (!err)
@@ -470,10 +455,10 @@ static int dump_log_buf(struct memory *mem, struct kernel *k, FILE *out)
 	return err;
 }
 
-int printk_dump(struct memory *mem, struct kernel *k, FILE *out, const char *out_name)
+struct mdf_error *printk_dump(struct memory *mem, struct kernel *k, FILE *out, const char *out_name)
 {
 	uint64_t prb;
-	int err;
+	struct mdf_error *err;
 
 	msg_debug("writing the kernel log to %s", out_name);
 	/* VMCOREINFO's lines say which layout; symbols decide only where it names neither. */

@@ -24,12 +24,13 @@
 
 struct memory;
 struct kernel;
+struct mdf_error;
 
 /*
  * Writes the log to @out (@out_name names it in messages).  Returns 0 or
  * a negative errno after a message; a write error of @out is the
  * caller's to find when it flushes.
  */
-int printk_dump(struct memory *mem, struct kernel *k, FILE *out, const char *out_name);
+struct mdf_error *printk_dump(struct memory *mem, struct kernel *k, FILE *out, const char *out_name);
 
 #endif

@@ -32,8 +32,8 @@
  * whose parent pointer names itself is dead (replaced, awaiting RCU
  * freeing): a live tree does not lead to one.  Leaves hold user entries;
  * internal values below 4096 there are reserved (XA_ZERO_ENTRY marks the
- * VMAs of an unfinished fork) and stand for nothing.  Trees are at most
- * MAPLE_HEIGHT_MAX (31) levels high, with every leaf at one depth.  7.x
+ * VMAs of an mm caught half copied) and stand for nothing.  Trees are at
+ * most MAPLE_HEIGHT_MAX (31) levels high, with every leaf at one depth.  7.x
  * adds enum maple_type's maple_copy, a node built on the stack while
  * writing, never reachable from a tree: refused like any unknown type.
  *
@@ -116,117 +116,113 @@ static uint64_t get_u64(const unsigned char *buf, uint64_t offset)
 
 /* ---- Types from the dump's BTF ---- */
 
-/* A fact of vmlinux's BTF; -ENOENT, said unless @quiet, when it lacks it. */
-static int btf_fact(struct walk_ctx *w, const char *path, bool quiet, struct btf_info_result *r)
+/* A fact of vmlinux's BTF; -ENOENT, with nothing more to say when @quiet, when it lacks it. */
+static struct mdf_error *btf_fact(struct walk_ctx *w, const char *path, bool quiet, struct btf_info_result *r)
 {
 	struct btf_info *bi;
-	int err = kernel_btf(w->kernel, &bi);
+	struct mdf_error *err = kernel_btf(w->kernel, &bi);
 
 	if (err)
-		return err; /* kernel_btf said why */
+		return err;
 	err = btf_info_lookup(bi, "vmlinux", path, r);
-	if (err == -ENOENT && !quiet)
-		msg_error("the kernel's BTF has no %s", path);
+	if (err && err->code == -ENOENT) {
+		mdf_error_free(err);
+		return quiet ? mdf_error_code(-ENOENT) : mdf_error(-ENOENT, "the kernel's BTF has no %s", path);
+	}
 	return err;
 }
 
 /* A member's byte offset (not a bitfield's: none of those here is one). */
-static int member(struct walk_ctx *w, const char *path, bool quiet, uint64_t *offset, int64_t *size,
+static struct mdf_error *member(struct walk_ctx *w, const char *path, bool quiet, uint64_t *offset, int64_t *size,
 		  int64_t *length)
 {
 	struct btf_info_result r;
-	int err = btf_fact(w, path, quiet, &r);
+	struct mdf_error *err = btf_fact(w, path, quiet, &r);
 
 	if (err)
 		return err;
-	if (r.kind != BTF_INFO_MEMBER || r.bitfield_size || r.bit_offset % 8) {
-		msg_error("the kernel's BTF describes %s as no byte-aligned member", path);
-		return -MDF_ECORRUPT;
-	}
+	if (r.kind != BTF_INFO_MEMBER || r.bitfield_size || r.bit_offset % 8)
+		return mdf_error(-MDF_ECORRUPT,
+				 "the kernel's BTF describes %s as no byte-aligned member", path);
 	*offset = r.bit_offset / 8;
 	if (size)
 		*size = r.size;
 	if (length)
 		*length = r.array_length;
-	return 0;
+	return NULL;
 }
 
-static int type_size(struct walk_ctx *w, const char *name, uint64_t *size)
+static struct mdf_error *type_size(struct walk_ctx *w, const char *name, uint64_t *size)
 {
 	struct btf_info_result r;
-	int err = btf_fact(w, name, false, &r);
+	struct mdf_error *err = btf_fact(w, name, false, &r);
 
 	if (err)
 		return err;
-	if (r.kind != BTF_INFO_TYPE || r.size <= 0) {
-		msg_error("the kernel's BTF gives %s no size", name);
-		return -MDF_ECORRUPT;
-	}
+	if (r.kind != BTF_INFO_TYPE || r.size <= 0)
+		return mdf_error(-MDF_ECORRUPT, "the kernel's BTF gives %s no size", name);
 	*size = (uint64_t)r.size;
-	return 0;
+	return NULL;
 }
 
 /* A member of @size bytes, or an error naming the unexpected size. */
-static int member_sized(struct walk_ctx *w, const char *path, int64_t want, uint64_t *offset)
+static struct mdf_error *member_sized(struct walk_ctx *w, const char *path, int64_t want, uint64_t *offset)
 {
 	int64_t size;
-	int err = member(w, path, false, offset, &size, NULL);
+	struct mdf_error *err = member(w, path, false, offset, &size, NULL);
 
-	if (!err && size != want) {
-		msg_error("the kernel's BTF gives %s %" PRId64 " bytes, not %" PRId64, path, size, want);
-		err = -MDF_ECORRUPT;
-	}
+	if (!err && size != want)
+		err = mdf_error(-MDF_ECORRUPT,
+				"the kernel's BTF gives %s %" PRId64 " bytes, not %" PRId64, path, size, want);
 	return err;
 }
 
 /* An array of 8-byte elements that must lie within a node of @node_size bytes. */
-static int member_array(struct walk_ctx *w, const char *path, uint64_t node_size, uint64_t *offset,
+static struct mdf_error *member_array(struct walk_ctx *w, const char *path, uint64_t node_size, uint64_t *offset,
 			uint32_t *length)
 {
 	int64_t size, len;
-	int err = member(w, path, false, offset, &size, &len);
+	struct mdf_error *err = member(w, path, false, offset, &size, &len);
 
 	if (err)
 		return err;
-	if (len <= 0 || len > 64 || size != len * 8 || *offset + (uint64_t)size > node_size) {
-		msg_error("the kernel's BTF gives %s an unexpected layout (%" PRId64 " elements, %" PRId64
-			  " bytes at %" PRIu64 " of %" PRIu64 ")", path, len, size, *offset, node_size);
-		return -MDF_ECORRUPT;
-	}
+	if (len <= 0 || len > 64 || size != len * 8 || *offset + (uint64_t)size > node_size)
+		return mdf_error(-MDF_ECORRUPT,
+				 "the kernel's BTF gives %s an unexpected layout (%" PRId64 " elements, %" PRId64
+				 " bytes at %" PRIu64 " of %" PRIu64 ")", path, len, size, *offset, node_size);
 	*length = (uint32_t)len;
-	return 0;
+	return NULL;
 }
 
 /* ---- list_head lists ---- */
 
-static int walk_list_what(struct walk_ctx *w, uint64_t head, uint64_t max, const char *what,
-			  int (*cb)(uint64_t node, void *arg), void *arg)
+static struct mdf_error *walk_list_what(struct walk_ctx *w, uint64_t head, uint64_t max, const char *what,
+					struct mdf_error *(*cb)(uint64_t node, void *arg), void *arg)
 {
+	struct mdf_error *err;
 	struct klist list;
 	uint64_t node;
-	int rc;
 
 	if (!max)
 		max = WALK_LIST_DEFAULT_MAX;
 	klist_init(&list, w->mem, head, max > UINT32_MAX ? UINT32_MAX : (uint32_t)max);
-	while ((rc = klist_next(&list, &node)) > 0) {
-		rc = cb(node, arg);
-		if (rc)
-			break;
+	while (!(err = klist_next(&list, &node)) && node) {
+		err = cb(node, arg);
+		if (err)
+			goto out;
 	}
-	if (rc < 0 && list.reason[0]) {
-		if (list.node == head)
-			msg_error("%s at 0x%" PRIx64 ": %s", what, head, list.reason);
-		else
-			msg_error("%s at 0x%" PRIx64 ": entry 0x%" PRIx64 ": %s", what, head, list.node,
-				  list.reason);
-	}
+	/* The list's own fault: where it is. */
+	if (err && list.node == head)
+		err = mdf_error_wrap(err, "%s at 0x%" PRIx64, what, head);
+	else if (err && err->code != -ENOMEM)
+		err = mdf_error_wrap(err, "%s at 0x%" PRIx64 ": entry 0x%" PRIx64, what, head, list.node);
+out:
 	klist_release(&list);
-	return rc;
+	return err;
 }
 
-int walk_list(struct walk_ctx *w, uint64_t head, uint64_t max, int (*cb)(uint64_t node, void *arg),
-	      void *arg)
+struct mdf_error *walk_list(struct walk_ctx *w, uint64_t head, uint64_t max,
+			    struct mdf_error *(*cb)(uint64_t node, void *arg), void *arg)
 {
 	return walk_list_what(w, head, max, "list", cb, arg);
 }
@@ -248,35 +244,35 @@ struct maple_layout {
 	unsigned int type[MAPLE_TYPES];
 };
 
-static int maple_type_value(struct walk_ctx *w, const char *name, unsigned int fallback,
+static struct mdf_error *maple_type_value(struct walk_ctx *w, const char *name, unsigned int fallback,
 			    unsigned int *value)
 {
 	struct btf_info_result r;
 	char path[64];
-	int err;
+	struct mdf_error *err;
 
 	snprintf(path, sizeof(path), "maple_type.%s", name);
 	err = btf_fact(w, path, true, &r);
-	if (err == -ENOENT) {
+	if (err && err->code == -ENOENT) {
+		mdf_error_free(err);
 		*value = fallback;
-		return 0;
+		return NULL;
 	}
 	if (err)
 		return err;
-	if (r.kind != BTF_INFO_ENUM_VALUE || r.value < 0 || r.value > MAPLE_NODE_TYPE_MASK) {
-		msg_error("the kernel's BTF gives %s the unexpected value %" PRId64, path, r.value);
-		return -MDF_ECORRUPT;
-	}
+	if (r.kind != BTF_INFO_ENUM_VALUE || r.value < 0 || r.value > MAPLE_NODE_TYPE_MASK)
+		return mdf_error(-MDF_ECORRUPT,
+				 "the kernel's BTF gives %s the unexpected value %" PRId64, path, r.value);
 	*value = (unsigned int)r.value;
-	return 0;
+	return NULL;
 }
 
-static int maple_kind_layout(struct walk_ctx *w, const char *type, uint64_t node_size,
+static struct mdf_error *maple_kind_layout(struct walk_ctx *w, const char *type, uint64_t node_size,
 			     struct maple_kind *k)
 {
 	char path[64];
 	uint64_t meta, end;
-	int err;
+	struct mdf_error *err;
 
 	snprintf(path, sizeof(path), "%s.pivot", type);
 	err = member_array(w, path, node_size, &k->pivot, &k->pivots);
@@ -293,31 +289,29 @@ static int maple_kind_layout(struct walk_ctx *w, const char *type, uint64_t node
 	if (err)
 		return err;
 	k->meta_end = meta + end;
-	if (k->pivots + 1 != k->slots || k->meta_end >= node_size) {
-		msg_error("the kernel's BTF gives struct %s %" PRIu32 " pivots and %" PRIu32
-			  " slots: not a maple node as this reader knows it", type, k->pivots, k->slots);
-		return -MDF_ECORRUPT;
-	}
-	return 0;
+	if (k->pivots + 1 != k->slots || k->meta_end >= node_size)
+		return mdf_error(-MDF_ECORRUPT,
+				 "the kernel's BTF gives struct %s %" PRIu32 " pivots and %" PRIu32
+				 " slots: not a maple node as this reader knows it", type, k->pivots, k->slots);
+	return NULL;
 }
 
-static int maple_layout(struct walk_ctx *w, struct maple_layout *l)
+static struct mdf_error *maple_layout(struct walk_ctx *w, struct maple_layout *l)
 {
 	static const char *const names[MAPLE_TYPES] = {
 		"maple_dense", "maple_leaf_64", "maple_range_64", "maple_arange_64",
 	};
-	int err;
+	struct mdf_error *err;
 
 	err = member_sized(w, "maple_tree.ma_root", 8, &l->root);
 	if (!err)
 		err = type_size(w, "maple_node", &l->node_size);
 	if (err)
 		return err;
-	if (l->node_size > NODE_BUF_MAX) {
-		msg_error("the kernel's BTF gives struct maple_node %" PRIu64 " bytes: more than a "
-			  "maple node can be", l->node_size);
-		return -MDF_ECORRUPT;
-	}
+	if (l->node_size > NODE_BUF_MAX)
+		return mdf_error(-MDF_ECORRUPT,
+				 "the kernel's BTF gives struct maple_node %" PRIu64 " bytes: more than a "
+				 "maple node can be", l->node_size);
 	err = member_sized(w, "maple_node.parent", 8, &l->parent);
 	if (!err)
 		err = member_array(w, "maple_node.slot", l->node_size, &l->dense_slot, &l->dense_slots);
@@ -336,7 +330,7 @@ struct maple_walk {
 	uint64_t tree;
 	uint64_t nodes;
 	int leaf_depth;       /* 0 until the first leaf */
-	int (*cb)(uint64_t first, uint64_t last, uint64_t entry, void *arg);
+	struct mdf_error *(*cb)(uint64_t first, uint64_t last, uint64_t entry, void *arg);
 	void *arg;
 };
 
@@ -359,7 +353,7 @@ static int maple_data_end(const struct maple_kind *k, bool arange, const unsigne
 	return end < (arange ? k->slots : k->pivots) ? (int)end : -1;
 }
 
-static int walk_maple_node(struct maple_walk *mw, uint64_t enode, uint64_t parent, unsigned int slot,
+static struct mdf_error *walk_maple_node(struct maple_walk *mw, uint64_t enode, uint64_t parent, unsigned int slot,
 			   uint64_t min, uint64_t max, int depth);
 
 /*
@@ -376,24 +370,23 @@ static unsigned int maple_parent_slot(uint64_t parent_ptr)
 }
 
 /* Calls back for each entry of a leaf's slot, or descends into a child's. */
-static int maple_slot(struct maple_walk *mw, uint64_t node, bool leaf, unsigned int i, uint64_t entry,
+static struct mdf_error *maple_slot(struct maple_walk *mw, uint64_t node, bool leaf, unsigned int i, uint64_t entry,
 		      uint64_t first, uint64_t last, int depth)
 {
 	if (leaf) {
 		if (!entry || (is_internal(entry) && entry < MAPLE_RESERVED_RANGE))
-			return 0;
+			return NULL;
 		return mw->cb(first, last, entry, mw->arg);
 	}
-	if ((entry & 3) || entry < MAPLE_RESERVED_RANGE) {
-		msg_error("maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 ": slot %u [0x%" PRIx64
-			  ", 0x%" PRIx64 "] holds 0x%" PRIx64 ", not a node", mw->tree, node, i, first,
-			  last, entry);
-		return -MDF_ECORRUPT;
-	}
+	if ((entry & 3) || entry < MAPLE_RESERVED_RANGE)
+		return mdf_error(-MDF_ECORRUPT,
+				 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 ": slot %u [0x%" PRIx64
+				 ", 0x%" PRIx64 "] holds 0x%" PRIx64 ", not a node", mw->tree, node, i, first,
+				 last, entry);
 	return walk_maple_node(mw, entry, node, i, first, last, depth + 1);
 }
 
-static int walk_maple_node(struct maple_walk *mw, uint64_t enode, uint64_t parent, unsigned int slot,
+static struct mdf_error *walk_maple_node(struct maple_walk *mw, uint64_t enode, uint64_t parent, unsigned int slot,
 			   uint64_t min, uint64_t max, int depth)
 {
 	const struct maple_layout *l = mw->l;
@@ -401,21 +394,20 @@ static int walk_maple_node(struct maple_walk *mw, uint64_t enode, uint64_t paren
 	unsigned int type = (enode >> MAPLE_NODE_TYPE_SHIFT) & MAPLE_NODE_TYPE_MASK;
 	unsigned char buf[NODE_BUF_MAX];
 	const struct maple_kind *k;
+	struct mdf_error *err;
 	bool leaf;
-	int end, err;
+	int end;
 
-	if (depth > MAPLE_HEIGHT_MAX || ++mw->nodes > MAPLE_NODES_MAX) {
-		msg_error("maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " lies %s", mw->tree, node,
-			  depth > MAPLE_HEIGHT_MAX ? "deeper than a maple tree can be (31 levels)"
-						   : "past 2^24 nodes");
-		return -MDF_ECORRUPT;
-	}
+	if (depth > MAPLE_HEIGHT_MAX || ++mw->nodes > MAPLE_NODES_MAX)
+		return mdf_error(-MDF_ECORRUPT,
+				 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " lies %s", mw->tree, node,
+				 depth > MAPLE_HEIGHT_MAX ? "deeper than a maple tree can be (31 levels)"
+							  : "past 2^24 nodes");
 	err = mem_read_virt(mw->w->mem, node, buf, l->node_size);
 	if (err) {
-		msg_error("maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " (slot %u of %s 0x%" PRIx64
-			  ") cannot be read: %s", mw->tree, node, slot, depth == 1 ? "the tree" : "node",
-			  depth == 1 ? mw->tree : parent, mdf_strerror(err));
-		return err;
+		return mdf_error_wrap(err, "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " (slot %u of %s 0x%" PRIx64
+				      ") cannot be read", mw->tree, node, slot, depth == 1 ? "the tree" : "node",
+				      depth == 1 ? mw->tree : parent);
 	}
 	/*
 	 * The parent pointer is what makes the walk safe: a node is accepted
@@ -423,41 +415,39 @@ static int walk_maple_node(struct maple_walk *mw, uint64_t enode, uint64_t paren
 	 * and a pointer into unrelated memory is caught at once.
 	 */
 	parent_ptr = get_u64(buf, l->parent);
-	if ((parent_ptr & ~MAPLE_NODE_MASK) == node) {
-		msg_error("maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " is dead (its parent pointer "
-			  "names itself): one the tree no longer holds", mw->tree, node);
-		return -MDF_ECORRUPT;
-	}
+	if ((parent_ptr & ~MAPLE_NODE_MASK) == node)
+		return mdf_error(-MDF_ECORRUPT,
+				 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " is dead (its parent pointer "
+				 "names itself): one the tree no longer holds", mw->tree, node);
 	if (depth == 1 ? parent_ptr != (mw->tree | MA_ROOT_PARENT)
 		       : (parent_ptr & MA_ROOT_PARENT) || (parent_ptr & ~MAPLE_NODE_MASK) != parent ||
-			 maple_parent_slot(parent_ptr) != slot) {
-		msg_error("maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " (slot %u of 0x%" PRIx64
-			  ") has the parent pointer 0x%" PRIx64 ": not a node of this tree", mw->tree,
-			  node, slot, depth == 1 ? mw->tree : parent, parent_ptr);
-		return -MDF_ECORRUPT;
-	}
+			 maple_parent_slot(parent_ptr) != slot)
+		return mdf_error(-MDF_ECORRUPT,
+				 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " (slot %u of 0x%" PRIx64
+				 ") has the parent pointer 0x%" PRIx64 ": not a node of this tree", mw->tree,
+				 node, slot, depth == 1 ? mw->tree : parent, parent_ptr);
 
 	if (type == l->type[MAPLE_DENSE]) {
 		if (mw->leaf_depth && mw->leaf_depth != depth)
 			goto bad_depth;
 		mw->leaf_depth = depth;
 		for (unsigned int i = 0; i < l->dense_slots && lo + i >= lo && lo + i <= max; i++) {
-			int rc = maple_slot(mw, node, true, i, get_u64(buf, l->dense_slot + i * 8ull),
+			struct mdf_error *rc = maple_slot(mw, node, true, i, get_u64(buf, l->dense_slot + i * 8ull),
 					    lo + i, lo + i, depth);
 
 			if (rc)
 				return rc;
 		}
-		return 0;
+		return NULL;
 	}
 	if (type == l->type[MAPLE_LEAF_64] || type == l->type[MAPLE_RANGE_64])
 		k = &l->range;
 	else if (type == l->type[MAPLE_ARANGE_64])
 		k = &l->arange;
 	else {
-		msg_error("maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " (entry 0x%" PRIx64
-			  ") has the unknown type %u", mw->tree, node, enode, type);
-		return -MDF_ECORRUPT;
+		return mdf_error(-MDF_ECORRUPT,
+				 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " (entry 0x%" PRIx64
+				 ") has the unknown type %u", mw->tree, node, enode, type);
 	}
 	leaf = type == l->type[MAPLE_LEAF_64];
 	if (leaf) {
@@ -466,54 +456,50 @@ static int walk_maple_node(struct maple_walk *mw, uint64_t enode, uint64_t paren
 		mw->leaf_depth = depth;
 	}
 	end = maple_data_end(k, k == &l->arange, buf, max);
-	if (end < 0) {
-		msg_error("maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 ": its metadata gives the "
-			  "end of its data as slot %u, past its last pivot", mw->tree, node,
-			  buf[k->meta_end]);
-		return -MDF_ECORRUPT;
-	}
+	if (end < 0)
+		return mdf_error(-MDF_ECORRUPT,
+				 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 ": its metadata gives the "
+				 "end of its data as slot %u, past its last pivot", mw->tree, node,
+				 buf[k->meta_end]);
 	for (unsigned int i = 0; i <= (unsigned int)end; i++) {
 		uint64_t hi = i < k->pivots ? get_u64(buf, k->pivot + i * 8ull) : max;
-		int rc;
+		struct mdf_error *rc;
 
 		/* Pivots rise strictly within [min, max]: anything else is no node. */
-		if (hi < lo || hi > max || (hi == max && i < (unsigned int)end)) {
-			msg_error("maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " [0x%" PRIx64
-				  ", 0x%" PRIx64 "]: pivot %u (0x%" PRIx64 ") is out of order", mw->tree,
-				  node, min, max, i, hi);
-			return -MDF_ECORRUPT;
-		}
+		if (hi < lo || hi > max || (hi == max && i < (unsigned int)end))
+			return mdf_error(-MDF_ECORRUPT,
+					 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " [0x%" PRIx64
+					 ", 0x%" PRIx64 "]: pivot %u (0x%" PRIx64 ") is out of order", mw->tree,
+					 node, min, max, i, hi);
 		rc = maple_slot(mw, node, leaf, i, get_u64(buf, k->slot + i * 8ull), lo, hi, depth);
 		if (rc)
 			return rc;
 		lo = hi + 1;
 	}
-	return 0;
+	return NULL;
 
 bad_depth:
-	msg_error("maple tree at 0x%" PRIx64 ": leaf 0x%" PRIx64 " is at depth %d, others at %d",
-		  mw->tree, node, depth, mw->leaf_depth);
-	return -MDF_ECORRUPT;
+	return mdf_error(-MDF_ECORRUPT,
+			 "maple tree at 0x%" PRIx64 ": leaf 0x%" PRIx64 " is at depth %d, others at %d",
+			 mw->tree, node, depth, mw->leaf_depth);
 }
 
-int walk_maple_tree(struct walk_ctx *w, uint64_t tree,
-		    int (*cb)(uint64_t first, uint64_t last, uint64_t entry, void *arg), void *arg)
+struct mdf_error *walk_maple_tree(struct walk_ctx *w, uint64_t tree,
+		    struct mdf_error *(*cb)(uint64_t first, uint64_t last, uint64_t entry, void *arg), void *arg)
 {
 	struct maple_layout l;
 	struct maple_walk mw = { .w = w, .l = &l, .tree = tree, .cb = cb, .arg = arg };
 	uint64_t root;
-	int err = maple_layout(w, &l);
+	struct mdf_error *err = maple_layout(w, &l);
 
 	if (err)
 		return err;
 	err = mem_read_u64(w->mem, tree + l.root, &root);
 	if (err) {
-		msg_error("maple tree at 0x%" PRIx64 ": its root cannot be read: %s", tree,
-			  mdf_strerror(err));
-		return err;
+		return mdf_error_wrap(err, "maple tree at 0x%" PRIx64 ": its root cannot be read", tree);
 	}
 	if (!root || (is_internal(root) && root < MAPLE_RESERVED_RANGE))
-		return 0;
+		return NULL;
 	if (!is_node(root))
 		return cb(0, 0, root, arg);
 	return walk_maple_node(&mw, root, 0, 0, 0, UINT64_MAX, 1);
@@ -528,19 +514,18 @@ struct xa_layout {
 	uint32_t chunk_size, chunk_shift;
 };
 
-static int xa_layout(struct walk_ctx *w, struct xa_layout *l)
+static struct mdf_error *xa_layout(struct walk_ctx *w, struct xa_layout *l)
 {
-	int err = member_sized(w, "xarray.xa_head", 8, &l->head);
+	struct mdf_error *err = member_sized(w, "xarray.xa_head", 8, &l->head);
 
 	if (!err)
 		err = type_size(w, "xa_node", &l->node_size);
 	if (err)
 		return err;
-	if (l->node_size > NODE_BUF_MAX) {
-		msg_error("the kernel's BTF gives struct xa_node %" PRIu64 " bytes: more than an "
-			  "xarray node can be", l->node_size);
-		return -MDF_ECORRUPT;
-	}
+	if (l->node_size > NODE_BUF_MAX)
+		return mdf_error(-MDF_ECORRUPT,
+				 "the kernel's BTF gives struct xa_node %" PRIu64 " bytes: more than an "
+				 "xarray node can be", l->node_size);
 	err = member_sized(w, "xa_node.shift", 1, &l->shift);
 	if (!err)
 		err = member_sized(w, "xa_node.offset", 1, &l->offset);
@@ -553,13 +538,12 @@ static int xa_layout(struct walk_ctx *w, struct xa_layout *l)
 	if (err)
 		return err;
 	/* XA_CHUNK_SIZE is 1 << XA_CHUNK_SHIFT: 64, or 16 with CONFIG_BASE_SMALL. */
-	if (l->chunk_size < 2 || (l->chunk_size & (l->chunk_size - 1))) {
-		msg_error("the kernel's BTF gives xa_node.slots %" PRIu32 " elements: not a power of 2",
-			  l->chunk_size);
-		return -MDF_ECORRUPT;
-	}
+	if (l->chunk_size < 2 || (l->chunk_size & (l->chunk_size - 1)))
+		return mdf_error(-MDF_ECORRUPT,
+				 "the kernel's BTF gives xa_node.slots %" PRIu32 " elements: not a power of 2",
+				 l->chunk_size);
 	l->chunk_shift = (uint32_t)__builtin_ctz(l->chunk_size);
-	return 0;
+	return NULL;
 }
 
 struct xa_walk {
@@ -567,7 +551,7 @@ struct xa_walk {
 	const struct xa_layout *l;
 	uint64_t xa;
 	uint64_t nodes;
-	int (*cb)(uint64_t index, uint64_t entry, void *arg);
+	struct mdf_error *(*cb)(uint64_t index, uint64_t entry, void *arg);
 	void *arg;
 };
 
@@ -575,26 +559,24 @@ struct xa_walk {
  * @shift is the shift the node must have (its parent's less a chunk), or
  * -1 for the head node, whose shift is only checked for sense.
  */
-static int walk_xa_node(struct xa_walk *xw, uint64_t node, uint64_t parent, unsigned int offset,
+static struct mdf_error *walk_xa_node(struct xa_walk *xw, uint64_t node, uint64_t parent, unsigned int offset,
 			int shift, uint64_t base)
 {
 	const struct xa_layout *l = xw->l;
 	unsigned char buf[NODE_BUF_MAX];
 	unsigned int node_shift, node_offset;
 	uint64_t node_parent, node_array;
-	int err;
+	struct mdf_error *err;
 
-	if (++xw->nodes > XA_NODES_MAX) {
-		msg_error("xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " lies past 2^24 nodes", xw->xa,
-			  node);
-		return -MDF_ECORRUPT;
-	}
+	if (++xw->nodes > XA_NODES_MAX)
+		return mdf_error(-MDF_ECORRUPT,
+				 "xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " lies past 2^24 nodes", xw->xa,
+				 node);
 	err = mem_read_virt(xw->w->mem, node, buf, l->node_size);
 	if (err) {
-		msg_error("xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " (slot %u of %s 0x%" PRIx64
-			  ") cannot be read: %s", xw->xa, node, offset, parent ? "node" : "the xarray",
-			  parent ? parent : xw->xa, mdf_strerror(err));
-		return err;
+		return mdf_error_wrap(err, "xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " (slot %u of %s 0x%" PRIx64
+				      ") cannot be read", xw->xa, node, offset, parent ? "node" : "the xarray",
+				      parent ? parent : xw->xa);
 	}
 	node_shift = buf[l->shift];
 	node_offset = buf[l->offset];
@@ -607,32 +589,29 @@ static int walk_xa_node(struct xa_walk *xw, uint64_t node, uint64_t parent, unsi
 	 */
 	if (node_array != xw->xa || node_parent != parent || (parent && node_offset != offset) ||
 	    (shift >= 0 ? node_shift != (unsigned int)shift
-			: node_shift % l->chunk_shift || node_shift >= 64)) {
-		msg_error("xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " (slot %u of %s 0x%" PRIx64
-			  ") is not a node of it: array 0x%" PRIx64 ", parent 0x%" PRIx64
-			  ", offset %u, shift %u", xw->xa, node, offset, parent ? "node" : "the xarray",
-			  parent ? parent : xw->xa, node_array, node_parent, node_offset, node_shift);
-		return -MDF_ECORRUPT;
-	}
+			: node_shift % l->chunk_shift || node_shift >= 64))
+		return mdf_error(-MDF_ECORRUPT,
+				 "xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " (slot %u of %s 0x%" PRIx64
+				 ") is not a node of it: array 0x%" PRIx64 ", parent 0x%" PRIx64
+				 ", offset %u, shift %u", xw->xa, node, offset, parent ? "node" : "the xarray",
+				 parent ? parent : xw->xa, node_array, node_parent, node_offset, node_shift);
 	for (uint64_t i = 0; i < l->chunk_size; i++) {
 		uint64_t entry = get_u64(buf, l->slots + i * 8), index;
-		int rc;
+		struct mdf_error *rc;
 
 		if (!entry)
 			continue;
-		if (node_shift && i > UINT64_MAX >> node_shift) {
-			msg_error("xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " (shift %u) has an "
-				  "entry in slot %" PRIu64 ", past the last index", xw->xa, node,
-				  node_shift, i);
-			return -MDF_ECORRUPT;
-		}
+		if (node_shift && i > UINT64_MAX >> node_shift)
+			return mdf_error(-MDF_ECORRUPT,
+					 "xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " (shift %u) has an "
+					 "entry in slot %" PRIu64 ", past the last index", xw->xa, node,
+					 node_shift, i);
 		index = base + (i << node_shift);
 		if (is_node(entry)) {
-			if (!node_shift) {
-				msg_error("xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " (shift 0) has a "
-					  "node 0x%" PRIx64 " in slot %" PRIu64, xw->xa, node, entry, i);
-				return -MDF_ECORRUPT;
-			}
+			if (!node_shift)
+				return mdf_error(-MDF_ECORRUPT,
+						 "xarray at 0x%" PRIx64 ": node 0x%" PRIx64 " (shift 0) has a "
+						 "node 0x%" PRIx64 " in slot %" PRIu64, xw->xa, node, entry, i);
 			rc = walk_xa_node(xw, entry - XA_INTERNAL_TAG, node, (unsigned int)i,
 					  (int)(node_shift - l->chunk_shift), index);
 		} else if (is_internal(entry)) {
@@ -647,53 +626,54 @@ static int walk_xa_node(struct xa_walk *xw, uint64_t node, uint64_t parent, unsi
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return NULL;
 }
 
-int walk_xarray(struct walk_ctx *w, uint64_t xa, int (*cb)(uint64_t index, uint64_t entry, void *arg),
+struct mdf_error *walk_xarray(struct walk_ctx *w, uint64_t xa,
+			      struct mdf_error *(*cb)(uint64_t index, uint64_t entry, void *arg),
 		void *arg)
 {
 	struct xa_layout l;
 	struct xa_walk xw = { .w = w, .l = &l, .xa = xa, .cb = cb, .arg = arg };
 	uint64_t head;
-	int err = xa_layout(w, &l);
+	struct mdf_error *err = xa_layout(w, &l);
 
 	if (err)
 		return err;
 	err = mem_read_u64(w->mem, xa + l.head, &head);
 	if (err) {
-		msg_error("xarray at 0x%" PRIx64 ": its head cannot be read: %s", xa, mdf_strerror(err));
-		return err;
+		return mdf_error_wrap(err, "xarray at 0x%" PRIx64 ": its head cannot be read", xa);
 	}
 	if (!head)
-		return 0;
+		return NULL;
 	if (is_node(head))
 		return walk_xa_node(&xw, head - XA_INTERNAL_TAG, 0, 0, -1, 0);
 	/* A head that is no node is the entry of index 0, unless it is a marker. */
 	if (is_internal(head))
-		return 0;
+		return NULL;
 	return cb(0, head, arg);
 }
 
 struct idr_walk {
 	uint32_t base;
-	int (*cb)(uint64_t id, uint64_t entry, void *arg);
+	struct mdf_error *(*cb)(uint64_t id, uint64_t entry, void *arg);
 	void *arg;
 };
 
-static int idr_entry(uint64_t index, uint64_t entry, void *arg)
+static struct mdf_error *idr_entry(uint64_t index, uint64_t entry, void *arg)
 {
 	struct idr_walk *iw = arg;
 
 	return iw->cb(index + iw->base, entry, iw->arg);
 }
 
-int walk_idr(struct walk_ctx *w, uint64_t idr, int (*cb)(uint64_t id, uint64_t entry, void *arg),
+struct mdf_error *walk_idr(struct walk_ctx *w, uint64_t idr,
+			   struct mdf_error *(*cb)(uint64_t id, uint64_t entry, void *arg),
 	     void *arg)
 {
 	struct idr_walk iw = { .cb = cb, .arg = arg };
 	uint64_t rt, base;
-	int err = member(w, "idr.idr_rt", false, &rt, NULL, NULL);
+	struct mdf_error *err = member(w, "idr.idr_rt", false, &rt, NULL, NULL);
 
 	if (!err)
 		err = member_sized(w, "idr.idr_base", 4, &base);
@@ -701,9 +681,7 @@ int walk_idr(struct walk_ctx *w, uint64_t idr, int (*cb)(uint64_t id, uint64_t e
 		return err;
 	err = mem_read_u32(w->mem, idr + base, &iw.base);
 	if (err) {
-		msg_error("idr at 0x%" PRIx64 ": its idr_base cannot be read: %s", idr,
-			  mdf_strerror(err));
-		return err;
+		return mdf_error_wrap(err, "idr at 0x%" PRIx64 ": its idr_base cannot be read", idr);
 	}
 	return walk_xarray(w, idr + rt, idr_entry, &iw);
 }
@@ -713,26 +691,25 @@ int walk_idr(struct walk_ctx *w, uint64_t idr, int (*cb)(uint64_t id, uint64_t e
 struct task_walk {
 	struct walk_ctx *w;
 	uint64_t tasks, pid, tgid, comm, mm;
-	int (*cb)(const struct mdf_task *task, void *arg);
+	struct mdf_error *(*cb)(const struct mdf_task *task, void *arg);
 	void *arg;
 };
 
-static int task_field(struct task_walk *tw, uint64_t task, const char *name, uint64_t offset,
+static struct mdf_error *task_field(struct task_walk *tw, uint64_t task, const char *name, uint64_t offset,
 		      void *buf, size_t len)
 {
-	int err = mem_read_virt(tw->w->mem, task + offset, buf, len);
+	struct mdf_error *err = mem_read_virt(tw->w->mem, task + offset, buf, len);
 
 	if (err)
-		msg_error("task_struct at 0x%" PRIx64 ": its %s cannot be read: %s", task, name,
-			  mdf_strerror(err));
-	return err;
+		return mdf_error_wrap(err, "task_struct at 0x%" PRIx64 ": its %s cannot be read", task, name);
+	return NULL;
 }
 
-static int task_entry(uint64_t node, void *arg)
+static struct mdf_error *task_entry(uint64_t node, void *arg)
 {
 	struct task_walk *tw = arg;
 	struct mdf_task t = { .task = node - tw->tasks };
-	int err;
+	struct mdf_error *err;
 
 	err = task_field(tw, t.task, "pid", tw->pid, &t.pid, sizeof(t.pid));
 	if (!err)
@@ -747,12 +724,13 @@ static int task_entry(uint64_t node, void *arg)
 	return tw->cb(&t, tw->arg);
 }
 
-int walk_tasks(struct walk_ctx *w, int (*cb)(const struct mdf_task *task, void *arg), void *arg)
+struct mdf_error *walk_tasks(struct walk_ctx *w, struct mdf_error *(*cb)(const struct mdf_task *task, void *arg),
+			     void *arg)
 {
 	struct task_walk tw = { .w = w, .cb = cb, .arg = arg };
 	struct kallsyms *ks;
 	uint64_t init_task;
-	int err;
+	struct mdf_error *err;
 
 	err = member(w, "task_struct.tasks", false, &tw.tasks, NULL, NULL);
 	if (!err)
@@ -767,10 +745,9 @@ int walk_tasks(struct walk_ctx *w, int (*cb)(const struct mdf_task *task, void *
 		err = kernel_kallsyms(w->kernel, &ks);
 	if (err)
 		return err;
-	if (kernel_symbol_address(w->kernel, "vmlinux", "init_task", &init_task)) {
-		msg_error("the kernel's kallsyms have no init_task: cannot list tasks");
-		return -ENOENT;
-	}
+	if (kernel_symbol_address(w->kernel, "vmlinux", "init_task", &init_task))
+		return mdf_error(-ENOENT,
+				 "the kernel's kallsyms have no init_task: cannot list tasks");
 	return walk_list_what(w, init_task + tw.tasks, TASKS_MAX, "the task list (init_task.tasks)",
 			      task_entry, &tw);
 }
@@ -784,20 +761,19 @@ struct vma_walk {
 	unsigned char *buf;
 	uint64_t prev_end;
 	uint64_t count;
-	int (*cb)(const struct mdf_vma *vma, void *arg);
+	struct mdf_error *(*cb)(const struct mdf_vma *vma, void *arg);
 	void *arg;
 };
 
-static int vma_layout(struct vma_walk *vw, bool list)
+static struct mdf_error *vma_layout(struct vma_walk *vw, bool list)
 {
 	struct walk_ctx *w = vw->w;
-	int err = type_size(w, "vm_area_struct", &vw->size);
+	struct mdf_error *err = type_size(w, "vm_area_struct", &vw->size);
 
-	if (!err && vw->size > VMA_BUF_MAX) {
-		msg_error("the kernel's BTF gives struct vm_area_struct %" PRIu64 " bytes: more than "
-			  "this reader allows", vw->size);
-		return -MDF_ECORRUPT;
-	}
+	if (!err && vw->size > VMA_BUF_MAX)
+		return mdf_error(-MDF_ECORRUPT,
+				 "the kernel's BTF gives struct vm_area_struct %" PRIu64 " bytes: more than "
+				 "this reader allows", vw->size);
 	/* vm_flags lies in an anonymous union in newer kernels: found by name all the same. */
 	if (!err)
 		err = member_sized(w, "vm_area_struct.vm_start", 8, &vw->start);
@@ -813,10 +789,9 @@ static int vma_layout(struct vma_walk *vw, bool list)
 		err = member_sized(w, "vm_area_struct.vm_file", 8, &vw->file);
 	if (!err && list)
 		err = member_sized(w, "vm_area_struct.vm_next", 8, &vw->next);
-	if (!err && vw->size < 8 + (vw->start > vw->end ? vw->start : vw->end)) {
-		msg_error("the kernel's BTF places vm_start or vm_end outside struct vm_area_struct");
-		err = -MDF_ECORRUPT;
-	}
+	if (!err && vw->size < 8 + (vw->start > vw->end ? vw->start : vw->end))
+		err = mdf_error(-MDF_ECORRUPT,
+				"the kernel's BTF places vm_start or vm_end outside struct vm_area_struct");
 	return err;
 }
 
@@ -824,26 +799,22 @@ static int vma_layout(struct vma_walk *vw, bool list)
  * Reads the VMA at @vma and calls back, after checking that it follows
  * the one before and, from a tree, that it covers [first, last].
  */
-static int vma_visit(struct vma_walk *vw, uint64_t vma, bool ranged, uint64_t first, uint64_t last)
+static struct mdf_error *vma_visit(struct vma_walk *vw, uint64_t vma, bool ranged, uint64_t first, uint64_t last)
 {
 	struct mdf_vma v = { .vma = vma };
-	int err;
+	struct mdf_error *err;
 
-	if (++vw->count > VMAS_MAX) {
-		msg_error("mm_struct at 0x%" PRIx64 ": more than 2^24 VMAs", vw->mm);
-		return -MDF_ECORRUPT;
-	}
-	if (vma & 7) {
-		msg_error("mm_struct at 0x%" PRIx64 ": the VMA pointer 0x%" PRIx64 " is misaligned",
-			  vw->mm, vma);
-		return -MDF_ECORRUPT;
-	}
+	if (++vw->count > VMAS_MAX)
+		return mdf_error(-MDF_ECORRUPT,
+				 "mm_struct at 0x%" PRIx64 ": more than 2^24 VMAs", vw->mm);
+	if (vma & 7)
+		return mdf_error(-MDF_ECORRUPT,
+				 "mm_struct at 0x%" PRIx64 ": the VMA pointer 0x%" PRIx64 " is misaligned",
+				 vw->mm, vma);
 	err = mem_read_virt(vw->w->mem, vma, vw->buf, vw->size);
-	if (err) {
-		msg_error("mm_struct at 0x%" PRIx64 ": vm_area_struct at 0x%" PRIx64 " cannot be read: %s",
-			  vw->mm, vma, mdf_strerror(err));
-		return err;
-	}
+	if (err)
+		return mdf_error_wrap(err, "mm_struct at 0x%" PRIx64 ": vm_area_struct at 0x%" PRIx64
+				      " cannot be read", vw->mm, vma);
 	v.start = get_u64(vw->buf, vw->start);
 	v.end = get_u64(vw->buf, vw->end);
 	v.flags = get_u64(vw->buf, vw->flags);
@@ -851,57 +822,58 @@ static int vma_visit(struct vma_walk *vw, uint64_t vma, bool ranged, uint64_t fi
 	v.private_data = get_u64(vw->buf, vw->private_data);
 	v.file = get_u64(vw->buf, vw->file);
 	if (v.start >= v.end || v.start < vw->prev_end ||
-	    (ranged && (v.start != first || v.end - 1 != last))) {
-		msg_error("mm_struct at 0x%" PRIx64 ": vm_area_struct at 0x%" PRIx64 " [0x%" PRIx64
-			  ", 0x%" PRIx64 ") does not fit %s", vw->mm, vma, v.start, v.end,
-			  ranged ? "the range the maple tree holds it under" : "after the VMA before it");
-		return -MDF_ECORRUPT;
-	}
+	    (ranged && (v.start != first || v.end - 1 != last)))
+		return mdf_error(-MDF_ECORRUPT,
+				 "mm_struct at 0x%" PRIx64 ": vm_area_struct at 0x%" PRIx64 " [0x%" PRIx64
+				 ", 0x%" PRIx64 ") does not fit %s", vw->mm, vma, v.start, v.end,
+				 ranged ? "the range the maple tree holds it under" : "after the VMA before it");
 	vw->prev_end = v.end;
 	return vw->cb(&v, vw->arg);
 }
 
-static int vma_entry(uint64_t first, uint64_t last, uint64_t entry, void *arg)
+static struct mdf_error *vma_entry(uint64_t first, uint64_t last, uint64_t entry, void *arg)
 {
 	return vma_visit(arg, entry, true, first, last);
 }
 
 /* Kernels before 6.1: mm_struct.mmap and a vm_next list, ascending. */
-static int walk_vma_list(struct vma_walk *vw, uint64_t mmap)
+static struct mdf_error *walk_vma_list(struct vma_walk *vw, uint64_t mmap)
 {
 	uint64_t vma;
-	int err = mem_read_u64(vw->w->mem, vw->mm + mmap, &vma);
+	struct mdf_error *err = mem_read_u64(vw->w->mem, vw->mm + mmap, &vma);
 
 	if (err) {
-		msg_error("mm_struct at 0x%" PRIx64 ": its mmap cannot be read: %s", vw->mm,
-			  mdf_strerror(err));
-		return err;
+		return mdf_error_wrap(err, "mm_struct at 0x%" PRIx64 ": its mmap cannot be read", vw->mm);
 	}
 	/* Each VMA must start above the one before: so the list cannot loop. */
 	while (vma) {
-		int rc = vma_visit(vw, vma, false, 0, 0);
+		struct mdf_error *rc = vma_visit(vw, vma, false, 0, 0);
 
 		if (rc)
 			return rc;
 		vma = get_u64(vw->buf, vw->next);
 	}
-	return 0;
+	return NULL;
 }
 
-int walk_vmas(struct walk_ctx *w, uint64_t mm, int (*cb)(const struct mdf_vma *vma, void *arg),
+struct mdf_error *walk_vmas(struct walk_ctx *w, uint64_t mm,
+			    struct mdf_error *(*cb)(const struct mdf_vma *vma, void *arg),
 	      void *arg)
 {
 	struct vma_walk vw = { .w = w, .mm = mm, .cb = cb, .arg = arg };
 	uint64_t mm_mt, mmap;
 	bool list = false;
-	int err;
+	struct mdf_error *err;
 
 	err = member(w, "mm_struct.mm_mt", true, &mm_mt, NULL, NULL);
-	if (err == -ENOENT) {
+	if (err && err->code == -ENOENT) {
+		mdf_error_free(err);
 		err = member(w, "mm_struct.mmap", true, &mmap, NULL, NULL);
-		if (err == -ENOENT)
-			msg_error("the kernel's BTF has neither mm_struct.mm_mt nor mm_struct.mmap: "
-				  "cannot list VMAs");
+		if (err && err->code == -ENOENT) {
+			mdf_error_free(err);
+			err = mdf_error(-ENOENT, "the kernel's BTF has neither mm_struct.mm_mt nor mm_struct.mmap: "
+					"cannot list VMAs");
+		}
 		list = true;
 	}
 	if (!err)
@@ -910,7 +882,7 @@ int walk_vmas(struct walk_ctx *w, uint64_t mm, int (*cb)(const struct mdf_vma *v
 		return err;
 	vw.buf = malloc(vw.size);
 	if (!vw.buf)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	err = list ? walk_vma_list(&vw, mmap) : walk_maple_tree(w, mm + mm_mt, vma_entry, &vw);
 	free(vw.buf);
 	return err;
@@ -918,32 +890,32 @@ int walk_vmas(struct walk_ctx *w, uint64_t mm, int (*cb)(const struct mdf_vma *v
 
 /* ---- User addresses ---- */
 
-int walk_uvtop(struct walk_ctx *w, uint64_t mm, uint64_t uvaddr, uint64_t *paddr)
+struct mdf_error *walk_uvtop(struct walk_ctx *w, uint64_t mm, uint64_t uvaddr, uint64_t *paddr)
 {
 	uint64_t pgd_off, pgd, root;
-	int err = member_sized(w, "mm_struct.pgd", 8, &pgd_off);
+	struct mdf_error *err = member_sized(w, "mm_struct.pgd", 8, &pgd_off);
 
 	if (err)
 		return err;
 	err = mem_read_u64(w->mem, mm + pgd_off, &pgd);
 	if (err) {
-		msg_error("mm_struct at 0x%" PRIx64 ": its pgd cannot be read: %s", mm, mdf_strerror(err));
-		return err;
+		return mdf_error_wrap(err, "mm_struct at 0x%" PRIx64 ": its pgd cannot be read", mm);
 	}
 	err = mem_vtop(w->mem, pgd, &root);
 	if (err) {
-		msg_error("mm_struct at 0x%" PRIx64 ": its pgd 0x%" PRIx64 " does not translate: %s", mm,
-			  pgd, mdf_strerror(err));
-		return err;
+		return mdf_error_wrap(err, "mm_struct at 0x%" PRIx64 ": its pgd 0x%" PRIx64 " does not translate", mm,
+				      pgd);
 	}
 	err = mem_vtop_root(w->mem, root, uvaddr, paddr);
-	switch (-err) {
+	switch (err ? -err->code : 0) {
 	case MDF_EUNMAPPED:
-		return -ENOENT;
+		mdf_error_free(err);
+		return mdf_error_code(-ENOENT);
 	case MDF_EEXCLUDED:
 	case MDF_ENOTDUMPED:
 		/* A page-table page the dump lacks: the page may be there, unknowably. */
-		return -ENODATA;
+		mdf_error_free(err);
+		return mdf_error_code(-ENODATA);
 	default:
 		return err;
 	}

@@ -10,14 +10,14 @@
  * reached from (so a cycle or a pointer into unrelated memory ends the
  * walk), and layouts come from the dump's own BTF.
  *
- * Callbacks return 0 to go on, > 0 to stop the walk (the walker returns
- * that value), < 0 to stop it with that error (returned as it is, with
- * no message: the callback knows what it was doing).  The walkers return
- * 0 when the walk ended, or a negative errno after one message naming the
- * structure and the address at fault: -EBADMSG for a structure that
- * contradicts itself, the memory reader's error (-EFAULT unmapped,
- * -ENODATA excluded from the dump, -ENOENT outside it) for a pointer that
- * leads nowhere, -ENOENT too for a symbol or type the kernel lacks.
+ * Callbacks return NULL to go on, or an error that stops the walk and
+ * that the walker returns as it is (the callback knows what it was doing;
+ * an extension's "stop" is an error of its value, with nothing more to
+ * say).  The walkers' own errors name the structure and the address at
+ * fault: -EBADMSG for a structure that contradicts itself, the memory
+ * reader's error (unmapped, excluded from the dump, outside it) for a
+ * pointer that leads nowhere, -ENOENT for a symbol or type the kernel
+ * lacks.
  */
 #ifndef MDF_KERNEL_WALKERS_H
 #define MDF_KERNEL_WALKERS_H
@@ -26,8 +26,9 @@
 
 #include "makedumpfile-extension.h"
 
-struct mem_map;
 struct kernel;
+struct mdf_error;
+struct mem_map;
 struct memory;
 
 struct walk_ctx {
@@ -45,8 +46,8 @@ struct walk_ctx {
  * seen twice, a misaligned or unreadable next pointer, or more nodes than
  * @max end the walk with an error.
  */
-int walk_list(struct walk_ctx *w, uint64_t head, uint64_t max,
-	      int (*cb)(uint64_t node, void *arg), void *arg);
+struct mdf_error *walk_list(struct walk_ctx *w, uint64_t head, uint64_t max,
+			    struct mdf_error *(*cb)(uint64_t node, void *arg), void *arg);
 
 /*
  * Each non-NULL entry of the maple tree (struct maple_tree at @tree) with
@@ -54,8 +55,9 @@ int walk_list(struct walk_ctx *w, uint64_t head, uint64_t max,
  * entries (internal values below 4096, such as XA_ZERO_ENTRY) are
  * skipped.
  */
-int walk_maple_tree(struct walk_ctx *w, uint64_t tree,
-		    int (*cb)(uint64_t first, uint64_t last, uint64_t entry, void *arg), void *arg);
+struct mdf_error *walk_maple_tree(struct walk_ctx *w, uint64_t tree,
+				  struct mdf_error *(*cb)(uint64_t first, uint64_t last, uint64_t entry, void *arg),
+				  void *arg);
 
 /*
  * Each entry of the xarray (struct xarray at @xa) with its index, in
@@ -63,18 +65,19 @@ int walk_maple_tree(struct walk_ctx *w, uint64_t tree,
  * given as they are; sibling, retry and zero entries are skipped: a
  * multi-index entry is given once, at its first index.
  */
-int walk_xarray(struct walk_ctx *w, uint64_t xa,
-		int (*cb)(uint64_t index, uint64_t entry, void *arg), void *arg);
+struct mdf_error *walk_xarray(struct walk_ctx *w, uint64_t xa,
+			      struct mdf_error *(*cb)(uint64_t index, uint64_t entry, void *arg), void *arg);
 
 /* Each pointer of the IDR at @idr (struct idr) with its id (index + idr_base). */
-int walk_idr(struct walk_ctx *w, uint64_t idr,
-	     int (*cb)(uint64_t id, uint64_t entry, void *arg), void *arg);
+struct mdf_error *walk_idr(struct walk_ctx *w, uint64_t idr,
+			   struct mdf_error *(*cb)(uint64_t id, uint64_t entry, void *arg), void *arg);
 
 /*
  * Each thread group leader, as the kernel's for_each_process(): the tasks
  * list from init_task, init_task itself (the idle task, pid 0) left out.
  */
-int walk_tasks(struct walk_ctx *w, int (*cb)(const struct mdf_task *task, void *arg), void *arg);
+struct mdf_error *walk_tasks(struct walk_ctx *w, struct mdf_error *(*cb)(const struct mdf_task *task, void *arg),
+			     void *arg);
 
 /*
  * The VMAs of the mm_struct at @mm, ascending: its mm_mt maple tree
@@ -82,16 +85,16 @@ int walk_tasks(struct walk_ctx *w, int (*cb)(const struct mdf_task *task, void *
  * vm_start and vm_end disagree with the range the tree holds it under, or
  * that does not follow the one before it, ends the walk with -EBADMSG.
  */
-int walk_vmas(struct walk_ctx *w, uint64_t mm, int (*cb)(const struct mdf_vma *vma, void *arg),
-	      void *arg);
+struct mdf_error *walk_vmas(struct walk_ctx *w, uint64_t mm,
+			    struct mdf_error *(*cb)(const struct mdf_vma *vma, void *arg), void *arg);
 
 /*
  * Translates the user virtual address @uvaddr through the page tables of
- * the mm_struct at @mm.  Returns 0, -ENOENT when the page is not present
- * (or the address is not canonical), -ENODATA when a page-table page is
- * not in the dump.  Those two are results, said by no message: callers
- * try many addresses.  An unreadable mm_struct or pgd is reported.
+ * the mm_struct at @mm.  -ENOENT when the page is not present (or the
+ * address is not canonical), -ENODATA when a page-table page is not in
+ * the dump: results with nothing more to say, as callers try many
+ * addresses.  An unreadable mm_struct or pgd is an error that says so.
  */
-int walk_uvtop(struct walk_ctx *w, uint64_t mm, uint64_t uvaddr, uint64_t *paddr);
+struct mdf_error *walk_uvtop(struct walk_ctx *w, uint64_t mm, uint64_t uvaddr, uint64_t *paddr);
 
 #endif

@@ -44,32 +44,30 @@ struct memory {
 	unsigned char *page_data;     /* PAGE_CACHE_SLOTS pages */
 };
 
-static int read_phys_cb(void *ctx, uint64_t paddr, void *buf, size_t len)
+static struct mdf_error *read_phys_cb(void *ctx, uint64_t paddr, void *buf, size_t len)
 {
 	return mem_read_phys(ctx, paddr, buf, len);
 }
 
-int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct vmcoreinfo *vi,
-		struct memory **out)
+struct mdf_error *memory_open(struct dump_input *in, const struct arch_ops *arch,
+			      const struct vmcoreinfo *vi, struct memory **out)
 {
 	struct memory *mem;
 	struct phys_reader reader;
-	int err;
+	struct mdf_error *err;
 
-	if (!in->page_size || (in->page_size & (in->page_size - 1))) {
-		msg_error("%s: page size %u is not a power of two", in->path, in->page_size);
-		return -MDF_ECORRUPT;
-	}
+	if (!in->page_size || (in->page_size & (in->page_size - 1)))
+		return mdf_error(-MDF_ECORRUPT, "%s: page size %u is not a power of two", in->path, in->page_size);
 	mem = calloc(1, sizeof(*mem));
 	if (!mem)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	mem->in = in;
 	mem->arch = arch;
 	mem->page_size = in->page_size;
 	mem->page_shift = (unsigned int)__builtin_ctz(in->page_size);
 	mem->page_data = malloc((size_t)PAGE_CACHE_SLOTS * mem->page_size);
 	if (!mem->page_data) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 		goto fail;
 	}
 	for (size_t i = 0; i < PAGE_CACHE_SLOTS; i++) {
@@ -85,7 +83,7 @@ int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct
 	if (err)
 		goto fail;
 	*out = mem;
-	return 0;
+	return NULL;
 fail:
 	memory_close(mem);
 	return err;
@@ -106,10 +104,10 @@ uint32_t mem_page_size(const struct memory *mem)
 	return mem->page_size;
 }
 
-static int cached_page(struct memory *mem, uint64_t pfn, const unsigned char **data)
+static struct mdf_error *cached_page(struct memory *mem, uint64_t pfn, const unsigned char **data)
 {
 	struct page_slot *slot = &mem->pages[pfn % PAGE_CACHE_SLOTS];
-	int err;
+	struct mdf_error *err;
 
 	if (slot->pfn != pfn) {
 		slot->pfn = INVALID_TAG;
@@ -119,10 +117,10 @@ static int cached_page(struct memory *mem, uint64_t pfn, const unsigned char **d
 		slot->pfn = pfn;
 	}
 	*data = slot->data;
-	return 0;
+	return NULL;
 }
 
-int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len)
+struct mdf_error *mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len)
 {
 	unsigned char *dst = buf;
 
@@ -130,7 +128,7 @@ int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len)
 		uint64_t offset = paddr & (mem->page_size - 1);
 		size_t chunk = mem->page_size - offset;
 		const unsigned char *page;
-		int err;
+		struct mdf_error *err;
 
 		if (chunk > len)
 			chunk = len;
@@ -152,14 +150,14 @@ int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len)
 		paddr += chunk;
 		len -= chunk;
 	}
-	return 0;
+	return NULL;
 }
 
-int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr)
+struct mdf_error *mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr)
 {
 	uint64_t vpage = vaddr >> mem->page_shift, found;
 	struct tlb_slot *slot = &mem->tlb[vpage % TLB_SLOTS];
-	int err;
+	struct mdf_error *err;
 
 	if (slot->vpage != vpage) {
 		err = mem->arch->vtop(mem->arch_state, vaddr & ~(uint64_t)(mem->page_size - 1), &found, NULL);
@@ -169,10 +167,10 @@ int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr)
 		slot->ppage = found >> mem->page_shift;
 	}
 	*paddr = (slot->ppage << mem->page_shift) | (vaddr & (mem->page_size - 1));
-	return 0;
+	return NULL;
 }
 
-int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr)
+struct mdf_error *mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr)
 {
 	return mem->arch->vtop_root(mem->arch_state, root, vaddr, paddr, NULL);
 }
@@ -182,15 +180,15 @@ int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *p
  * contiguous with the first: *@pages of them (0 when fewer than 2), and
  * the file offset the input holds them at in one piece.
  */
-static int page_run(struct memory *mem, uint64_t vaddr, size_t max, size_t *pages, uint64_t *offset)
+static struct mdf_error *page_run(struct memory *mem, uint64_t vaddr, size_t max, size_t *pages, uint64_t *offset)
 {
 	uint64_t first, next;
 	size_t n = 1;
-	int err;
+	struct mdf_error *err;
 
 	*pages = 0;
 	if (!mem->in->ops->file_offset || max < 2 || (vaddr & (mem->page_size - 1)))
-		return 0;
+		return NULL;
 	err = mem_vtop(mem, vaddr, &first);
 	if (err)
 		return err;
@@ -198,13 +196,11 @@ static int page_run(struct memory *mem, uint64_t vaddr, size_t max, size_t *page
 	       next == first + ((uint64_t)n << mem->page_shift))
 		n++;
 	if (n < 2)
-		return 0;
-	err = mem->in->ops->file_offset(mem->in, first >> mem->page_shift, n, offset);
-	if (err == -EAGAIN)
-		return 0;
-	if (!err)
+		return NULL;
+	/* Not simply all there in one piece: a page at a time, then. */
+	if (!mem->in->ops->file_offset(mem->in, first >> mem->page_shift, n, offset))
 		*pages = n;
-	return err;
+	return NULL;
 }
 
 /*
@@ -212,11 +208,12 @@ static int page_run(struct memory *mem, uint64_t vaddr, size_t max, size_t *page
  * physically contiguous with the first in one read of the input, if it
  * can: *@done becomes the bytes read (0 when nothing was read so).
  */
-static int read_page_run(struct memory *mem, uint64_t vaddr, unsigned char *dst, size_t len, size_t *done)
+static struct mdf_error *read_page_run(struct memory *mem, uint64_t vaddr, unsigned char *dst,
+				       size_t len, size_t *done)
 {
 	size_t pages;
 	uint64_t offset;
-	int err = page_run(mem, vaddr, len >> mem->page_shift, &pages, &offset);
+	struct mdf_error *err = page_run(mem, vaddr, len >> mem->page_shift, &pages, &offset);
 
 	*done = 0;
 	if (err || !pages)
@@ -227,13 +224,13 @@ static int read_page_run(struct memory *mem, uint64_t vaddr, unsigned char *dst,
 	return err;
 }
 
-int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)
+struct mdf_error *mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)
 {
 	unsigned char *dst = buf;
 
 	while (len) {
 		size_t done;
-		int err = read_page_run(mem, vaddr, dst, len, &done);
+		struct mdf_error *err = read_page_run(mem, vaddr, dst, len, &done);
 
 		if (err)
 			return err;
@@ -258,24 +255,27 @@ int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len)
 		vaddr += chunk;
 		len -= chunk;
 	}
-	return 0;
+	return NULL;
 }
 
-int mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf, size_t min, size_t *len)
+struct mdf_error *mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf, size_t min, size_t *len)
 {
-	int err;
+	for (;;) {
+		struct mdf_error *err = mem_read_virt(mem, vaddr, buf, *len);
 
-	while ((err = mem_read_virt(mem, vaddr, buf, *len)) && *len > min)
+		if (!err || *len <= min)
+			return err;
+		mdf_error_free(err);
 		*len = min + (*len - min) / 2;
-	return err;
+	}
 }
 
-int mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value)
+struct mdf_error *mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value)
 {
 	return mem_read_virt(mem, vaddr, value, sizeof(*value));
 }
 
-int mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value)
+struct mdf_error *mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value)
 {
 	return mem_read_virt(mem, vaddr, value, sizeof(*value));
 }

@@ -16,24 +16,25 @@
 struct memory;
 struct vmcoreinfo;
 
-int memory_open(struct dump_input *in, const struct arch_ops *arch, const struct vmcoreinfo *vi,
-		struct memory **out);
+struct mdf_error *memory_open(struct dump_input *in, const struct arch_ops *arch,
+			      const struct vmcoreinfo *vi, struct memory **out);
 void memory_close(struct memory *mem);
 
 /*
- * Each returns 0 or a negative errno: -MDF_EEXCLUDED, -MDF_ENOTDUMPED and
- * -MDF_EUNMAPPED say why the bytes are not available; callers name what
- * they were reading when they report it.  No partial results are valid.
+ * Each returns NULL or an error: &mdf_error_excluded, &mdf_error_not_dumped
+ * and &mdf_error_unmapped say why the bytes are not available; callers
+ * name what they were reading (mdf_error_wrap).  No partial results are
+ * valid.
  */
-int mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len);
-int mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len);
+struct mdf_error *mem_read_phys(struct memory *mem, uint64_t paddr, void *buf, size_t len);
+struct mdf_error *mem_read_virt(struct memory *mem, uint64_t vaddr, void *buf, size_t len);
 
-int mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr);
+struct mdf_error *mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr);
 /*
  * Translates through the page tables whose top level is at physical
  * address @root (a process's: its mm_struct.pgd, translated), uncached.
  */
-int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr);
+struct mdf_error *mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr);
 
 /*
  * Reads *@len bytes at @vaddr or, when the end of them is not readable (a
@@ -41,10 +42,10 @@ int mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *p
  * longest prefix of at least @min bytes that is, halving the unreadable
  * part: *@len becomes what was read.
  */
-int mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf, size_t min, size_t *len);
+struct mdf_error *mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf, size_t min, size_t *len);
 
-int mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value);
-int mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value);
+struct mdf_error *mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value);
+struct mdf_error *mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value);
 
 uint32_t mem_page_size(const struct memory *mem);
 

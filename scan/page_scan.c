@@ -32,6 +32,7 @@
 #include "memory/reader.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
 #include "util/message.h"
 
 /* struct pages read at a time; a power of two, so no compound head is last. */
@@ -158,19 +159,18 @@ static bool kernel_at_least(struct kernel *k, int major, int minor)
 	return have_major > major || (have_major == major && have_minor >= minor);
 }
 
-static int require(bool found, const char *line)
+static struct mdf_error *require(bool found, const char *line)
 {
 	if (found)
-		return 0;
-	msg_error("VMCOREINFO has no %s: cannot classify pages", line);
-	return -ENOENT;
+		return NULL;
+	return mdf_error(-ENOENT, "VMCOREINFO has no %s: cannot classify pages", line);
 }
 
 /* @l->size, SIZE(page), is mem_map's; the rest comes from VMCOREINFO. */
-static int read_layout(struct kernel *k, struct page_layout *l)
+static struct mdf_error *read_layout(struct kernel *k, struct page_layout *l)
 {
 	int64_t refcount, folio_order, folio_dtor;
-	int err;
+	struct mdf_error *err;
 
 	err = require(kernel_offset(k, "page.flags", &l->flags), "OFFSET(page.flags)");
 	if (!err)
@@ -217,12 +217,10 @@ static int read_layout(struct kernel *k, struct page_layout *l)
 	if (!kernel_length(k, "zone.free_area", &l->free_area_length))
 		l->free_area_length = NOT_FOUND;
 
-	if (l->pg_lru == NOT_FOUND || l->pg_private == NOT_FOUND || l->pg_swapcache == NOT_FOUND) {
-		msg_error("VMCOREINFO lacks NUMBER(PG_lru), NUMBER(PG_private) or NUMBER(PG_swapcache): "
-			  "cannot classify pages");
-		return -ENOENT;
-	}
-	return 0;
+	if (l->pg_lru == NOT_FOUND || l->pg_private == NOT_FOUND || l->pg_swapcache == NOT_FOUND)
+		return mdf_error(-ENOENT, "VMCOREINFO lacks NUMBER(PG_lru), NUMBER(PG_private) or "
+				 "NUMBER(PG_swapcache): cannot classify pages");
+	return NULL;
 }
 
 /* Fields of one struct page, at the offsets VMCOREINFO gives. */
@@ -265,15 +263,15 @@ static bool upstream_counts_partial_pages(uint64_t max_pfn)
 	return bitmap_bytes * 8 >= max_pfn * 2 && bitmap_bytes <= (4u << 20);
 }
 
-int page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k,
+struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k,
 		   int dump_level, struct page_scan **out)
 {
 	struct page_scan *scan;
-	int err;
+	struct mdf_error *err;
 
 	scan = calloc(1, sizeof(*scan));
 	if (!scan)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	scan->in = in;
 	scan->mem = mem;
 	scan->dump_level = dump_level;
@@ -300,13 +298,13 @@ int page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k,
 		msg_warn("VMCOREINFO has no NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE): free pages are kept");
 	scan->batch = malloc(BATCH_PFNS * (size_t)scan->l.size);
 	if (!scan->batch) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 		goto fail;
 	}
 	msg_debug("page scan: max_pfn 0x%" PRIx64 ", %" PRIu64 " sections of 2^%u pages, struct page %" PRId64
 		  " bytes", scan->max_pfn, scan->nr_sections, scan->section_pfn_shift, scan->l.size);
 	*out = scan;
-	return 0;
+	return NULL;
 fail:
 	page_scan_free(scan);
 	return err;
@@ -462,11 +460,11 @@ static void apply_discards(struct page_scan *scan, struct cycle *c)
  * A batch that cannot be read leaves its pages in the dump: better a
  * larger dump than a lost one.
  */
-static int load_struct_page(struct page_scan *scan, uint64_t pfn, const unsigned char **page)
+static bool load_struct_page(struct page_scan *scan, uint64_t pfn, const unsigned char **page)
 {
 	uint64_t section = pfn >> scan->section_pfn_shift;
 	uint64_t section_end = (section + 1) << scan->section_pfn_shift;
-	int err;
+	struct mdf_error *err;
 
 	if (pfn < scan->batch_start || pfn >= scan->batch_end) {
 		uint64_t start = pfn & ~(uint64_t)(BATCH_PFNS - 1);
@@ -485,18 +483,19 @@ static int load_struct_page(struct page_scan *scan, uint64_t pfn, const unsigned
 			if (!scan->warned_unreadable)
 				msg_warn("cannot read the struct pages of pfns 0x%" PRIx64 "-0x%" PRIx64
 					 " (%s): those pages are kept, as are others like them",
-					 start, end - 1, mdf_strerror(err));
+					 start, end - 1, mdf_error_text(err));
 			else
 				msg_debug("struct pages of pfns 0x%" PRIx64 "-0x%" PRIx64 " unreadable: %s",
-					  start, end - 1, mdf_strerror(err));
+					  start, end - 1, mdf_error_text(err));
+			mdf_error_free(err);
 			scan->warned_unreadable = true;
 			scan->unreadable_end = end;
 			scan->batch_start = scan->batch_end = 0;
-			return err;
+			return false;
 		}
 	}
 	*page = scan->batch + (pfn - scan->batch_start) * (uint64_t)scan->l.size;
-	return 0;
+	return true;
 }
 
 static bool is_slab(const struct page_layout *l, uint64_t flags, uint32_t mapcount)
@@ -599,7 +598,7 @@ static void classify_section(struct page_scan *scan, struct cycle *c, uint64_t f
 
 		if (!(c->present[bit / 8] & (1u << (bit % 8))))
 			continue;
-		if (load_struct_page(scan, pfn, &page)) {
+		if (!load_struct_page(scan, pfn, &page)) {
 			pfn = scan->unreadable_end - 1;
 			continue;
 		}
@@ -611,8 +610,8 @@ static void classify_section(struct page_scan *scan, struct cycle *c, uint64_t f
 	}
 }
 
-int page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
-		    uint8_t *dumpable, struct page_counts *counts)
+void page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
+		     uint8_t *dumpable, struct page_counts *counts)
 {
 	struct cycle c = { start_pfn, end_pfn, present, dumpable, counts };
 	uint64_t from = start_pfn;
@@ -620,7 +619,7 @@ int page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn
 	if (end_pfn > scan->max_pfn)
 		end_pfn = c.end = scan->max_pfn;
 	if (start_pfn >= end_pfn)
-		return 0;
+		return;
 	mark_present(scan, start_pfn, end_pfn, present);
 	memcpy(dumpable, present, (end_pfn - start_pfn + 7) / 8);
 	if (scan->in->ops->clear_missing)
@@ -639,7 +638,7 @@ int page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn
 	}
 	if (!scan->classify) {
 		apply_discards(scan, &c);
-		return 0;
+		return;
 	}
 	for (uint64_t section = from >> scan->section_pfn_shift; section < scan->nr_sections; section++) {
 		uint64_t sec_start = section << scan->section_pfn_shift;
@@ -653,5 +652,4 @@ int page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn
 				 sec_end < end_pfn ? sec_end : end_pfn);
 	}
 	apply_discards(scan, &c);
-	return 0;
 }

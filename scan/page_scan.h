@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct dump_input;
+struct mdf_error;
 struct mem_map;
 struct memory;
 struct pfn_ranges;
@@ -39,8 +40,8 @@ struct page_counts {
 	uint64_t extension;
 };
 
-int page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k,
-		   int dump_level, struct page_scan **out);
+struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k, int dump_level,
+				 struct page_scan **out);
 void page_scan_free(struct page_scan *scan);
 
 /*
@@ -66,7 +67,7 @@ const struct mem_map *page_scan_mem_map(const struct page_scan *scan);
  * here: a kdump-compressed writer finds them as it copies (as upstream
  * does) and counts them itself.
  */
-int page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
-		    uint8_t *dumpable, struct page_counts *counts);
+void page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
+		     uint8_t *dumpable, struct page_counts *counts);
 
 #endif

@@ -4,22 +4,11 @@
 #include <stdlib.h>
 
 #include "scan/pfn_ranges.h"
+#include "util/vec.h"
 
 int pfn_ranges_reserve(struct pfn_ranges *set, size_t count)
 {
-	size_t capacity = set->capacity ? set->capacity : 64;
-	struct pfn_range *grown;
-
-	if (set->count + count <= set->capacity)
-		return 0;
-	while (capacity < set->count + count)
-		capacity *= 2;
-	grown = realloc(set->ranges, capacity * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	set->ranges = grown;
-	set->capacity = capacity;
-	return 0;
+	return vec_reserve(set->ranges, &set->capacity, set->count, count);
 }
 
 int pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count)

@@ -36,6 +36,8 @@ if [ -n "$UPSTREAM" ]; then
 	for input in "$FIXTURES"/6.1-kdump.elf "$FIXTURES"/*.relayout.elf; do
 		[ -s "$input" ] || continue
 		name=$(basename "$input" .elf)
+		# Debian's makedumpfile reads its own architecture's dumps only.
+		case $name in *arm64*) continue ;; esac
 		for level in 0 1 2 4 8 16 31; do
 			out=$FIXTURES/upstream/$name.d$level.kdump
 			[ -s "$out" ] && [ "$out" -nt "$input" ] && continue

@@ -95,8 +95,11 @@ const char *mdf_error_text(const struct mdf_error *err)
 
 int mdf_error_print(struct mdf_error *err, bool as_warning)
 {
-	int code = err->code;
+	int code;
 
+	if (!err)
+		return 0;
+	code = err->code;
 	if (as_warning)
 		msg_warn("%s", mdf_error_text(err));
 	else

@@ -46,7 +46,8 @@ const char *mdf_error_text(const struct mdf_error *err);
 
 /*
  * Prints "makedumpfile: TEXT" (@as_warning: "makedumpfile: warning:
- * TEXT") at the error message level, frees @err and returns its code.
+ * TEXT") at the error message level, frees @err and returns its code;
+ * nothing and 0 for NULL.
  */
 int mdf_error_print(struct mdf_error *err, bool as_warning);
 

@@ -44,6 +44,7 @@
 #include "kernel/kernel.h"
 #include "memory/reader.h"
 #include "scan/page_scan.h"
+#include "util/error.h"
 #include "util/message.h"
 
 static const char *status_name(int err)
@@ -92,9 +93,20 @@ static void cmd_info(const struct dump_input *in)
 		printf("range 0x%" PRIx64 " 0x%" PRIx64 "\n", in->ranges[i].start, in->ranges[i].end);
 }
 
+/*
+ * The code of @err, its message said first: plain reasons (a page left
+ * out, an address no page table maps) have none, and are only counted.
+ */
+static int status_of(struct mdf_error *err)
+{
+	if (err && err->message)
+		return mdf_error_print(err, false);
+	return mdf_error_drop(err);
+}
+
 static void read_one(struct dump_input *in, uint64_t pfn, unsigned char *buf)
 {
-	int err = input_read_page(in, pfn, buf);
+	int err = status_of(input_read_page(in, pfn, buf));
 
 	if (err)
 		printf("0x%" PRIx64 " %s\n", pfn, status_name(err));
@@ -181,14 +193,20 @@ static int cmd_scan(struct dump_input *in, struct memory *mem, struct kernel *k,
 	bool in_run = false;
 	int rc = 1;
 
-	if (!present || !dumpable || page_scan_init(in, mem, k, level, &scan))
+	struct mdf_error *err;
+
+	if (!present || !dumpable)
 		goto out;
+	err = page_scan_init(in, mem, k, level, &scan);
+	if (err) {
+		mdf_error_print(err, false);
+		goto out;
+	}
 	max_pfn = page_scan_max_pfn(scan);
 	for (uint64_t start = 0; start < max_pfn; start += cycle_pfns) {
 		uint64_t end = start + cycle_pfns < max_pfn ? start + cycle_pfns : max_pfn;
 
-		if (page_scan_cycle(scan, start, end, present, dumpable, &counts))
-			goto out_scan;
+		page_scan_cycle(scan, start, end, present, dumpable, &counts);
 		for (uint64_t pfn = start; pfn < end; pfn++) {
 			bool kept = dumpable[(pfn - start) / 8] >> ((pfn - start) % 8) & 1;
 
@@ -205,7 +223,6 @@ static int cmd_scan(struct dump_input *in, struct memory *mem, struct kernel *k,
 	       "\nfree %" PRIu64 "\nhwpoison %" PRIu64 "\noffline %" PRIu64 "\n", max_pfn, counts.cache,
 	       counts.cache_private, counts.user, counts.free, counts.hwpoison, counts.offline);
 	rc = 0;
-out_scan:
 	page_scan_free(scan);
 out:
 	free(present);
@@ -220,6 +237,7 @@ int main(int argc, char **argv)
 	struct memory *mem = NULL;
 	struct kernel *kernel = NULL;
 	const char *vmcoreinfo_file = NULL;
+	struct mdf_error *err = NULL;
 	int rc = 1, arg = 1;
 
 	msg_set_level(ML_ERROR);
@@ -232,7 +250,8 @@ int main(int argc, char **argv)
 			"info|pages|vtop|virt|ranges|symbol|vmcoreinfo|scan ...\n");
 		return 2;
 	}
-	if (input_open(argv[arg], &in))
+	err = input_open(argv[arg], &in);
+	if (err)
 		goto out;
 	if (!strcmp(argv[arg + 1], "pages")) {
 		rc = cmd_pages(in, argc - arg - 2, argv + arg + 2) ? 2 : 0;
@@ -249,19 +268,22 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (vmcoreinfo_file ? vmcoreinfo_load_file(vmcoreinfo_file, &vi)
-			    : vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
-					       argv[arg], &vi))
-		goto out;
-	if (memory_open(in, &arch_x86_64, vi, &mem) || kernel_new(mem, vi, &kernel))
+	err = vmcoreinfo_file ? vmcoreinfo_load_file(vmcoreinfo_file, &vi)
+			      : vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
+						 argv[arg], &vi);
+	if (!err)
+		err = memory_open(in, arch_find(in->machine), vi, &mem);
+	if (!err)
+		err = kernel_new(mem, vi, &kernel);
+	if (err)
 		goto out;
 	if (!strcmp(argv[arg + 1], "vtop")) {
 		for (int i = arg + 2; i < argc; i++) {
 			uint64_t vaddr = strtoull(argv[i], NULL, 0), paddr;
-			int err = mem_vtop(mem, vaddr, &paddr);
+			int code = status_of(mem_vtop(mem, vaddr, &paddr));
 
-			if (err)
-				printf("0x%" PRIx64 " %s\n", vaddr, status_name(err));
+			if (code)
+				printf("0x%" PRIx64 " %s\n", vaddr, status_name(code));
 			else
 				printf("0x%" PRIx64 " 0x%" PRIx64 "\n", vaddr, paddr);
 		}
@@ -269,14 +291,11 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[arg + 1], "virt") && argc - arg == 4) {
 		size_t len = strtoull(argv[arg + 3], NULL, 0);
 		unsigned char *buf = malloc(len);
-		int err;
 
 		if (!buf)
 			goto out;
 		err = mem_read_virt(mem, strtoull(argv[arg + 2], NULL, 0), buf, len);
-		if (err)
-			fprintf(stderr, "dumpread: %s\n", mdf_strerror(err));
-		else
+		if (!err)
 			rc = fwrite(buf, 1, len, stdout) == len ? 0 : 1;
 		free(buf);
 	} else if (!strcmp(argv[arg + 1], "symbol")) {
@@ -294,11 +313,10 @@ int main(int argc, char **argv)
 		for (int i = arg + 2; announced && i < argc; i++)
 			if (!strchr(argv[i], ':') && nr_announced < unqualified / 2)
 				announced[nr_announced++] = argv[i];
-		if (!announced || kernel_expect_symbols(kernel, announced, nr_announced)) {
-			free(announced);
-			goto out;
-		}
+		err = announced ? kernel_expect_symbols(kernel, announced, nr_announced) : &mdf_error_enomem;
 		free(announced);
+		if (err)
+			goto out;
 		for (int i = arg + 2; i < argc; i++) {
 			const char *colon = strchr(argv[i], ':');
 			char module[64] = "";
@@ -308,7 +326,8 @@ int main(int argc, char **argv)
 				memcpy(module, argv[i], (size_t)(colon - argv[i]));
 				module[colon - argv[i]] = '\0';
 			}
-			if (!kernel_symbol_address(kernel, colon ? module : NULL, colon ? colon + 1 : argv[i], &addr))
+			if (!mdf_error_drop(kernel_symbol_address(kernel, colon ? module : NULL,
+								  colon ? colon + 1 : argv[i], &addr)))
 				printf("%s 0x%" PRIx64 "\n", argv[i], addr);
 			else
 				printf("%s missing\n", argv[i]);
@@ -325,6 +344,8 @@ int main(int argc, char **argv)
 		rc = 2;
 	}
 out:
+	if (err)
+		mdf_error_print(err, false);
 	kernel_free(kernel);
 	memory_close(mem);
 	vmcoreinfo_free(vi);

@@ -27,6 +27,7 @@
 #include "memory/reader.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
 #include "util/message.h"
 
 struct tool {
@@ -77,7 +78,7 @@ static int parse_options(struct tool *t, int argc, char **argv)
 			break;
 		case 'A':
 			if (t->ext.nr_args == sizeof(t->args) / sizeof(*t->args) ||
-			    extension_parse_arg(optarg, &t->args[t->ext.nr_args]))
+			    mdf_error_print(extension_parse_arg(optarg, &t->args[t->ext.nr_args]), false))
 				return -EINVAL;
 			t->ext.nr_args++;
 			break;
@@ -95,19 +96,20 @@ static int parse_options(struct tool *t, int argc, char **argv)
 }
 
 /* Opens the dump, classifies it, and gathers the erasures of the config and the extensions. */
-static int prepare(struct tool *t, const char *vmcore)
+static struct mdf_error *prepare(struct tool *t, const char *vmcore)
 {
 	struct extension_env env;
-	int err;
+	struct mdf_error *err = NULL;
 
-	if (t->config_path && erase_config_load(t->config_path, &t->config))
-		return -EINVAL;
-	err = input_open(vmcore, &t->in);
+	if (t->config_path)
+		err = erase_config_load(t->config_path, &t->config);
+	if (!err)
+		err = input_open(vmcore, &t->in);
 	if (!err)
 		err = vmcoreinfo_parse(t->in->vmcoreinfo ? t->in->vmcoreinfo : "", t->in->vmcoreinfo_size,
 				       vmcore, &t->vi);
 	if (!err)
-		err = memory_open(t->in, &arch_x86_64, t->vi, &t->mem);
+		err = memory_open(t->in, arch_find(t->in->machine), t->vi, &t->mem);
 	if (!err)
 		err = kernel_new(t->mem, t->vi, &t->kernel);
 	if (!err)
@@ -133,7 +135,7 @@ static int prepare(struct tool *t, const char *vmcore)
 		page_scan_set_extension_ranges(t->scan, &t->keep, &t->discard);
 	for (size_t i = 0; !err && i < t->results.count; i++)
 		if (!t->results.outcomes[i].ok)
-			err = -EIO;
+			err = mdf_error(-EIO, "extension %s failed", t->results.outcomes[i].name);
 	if (!err)
 		erase_set_sort(&t->erase);
 	return err;
@@ -172,7 +174,7 @@ int main(int argc, char **argv)
 	cmd = argv[2];
 	if (strcmp(cmd, "plan") || parse_options(&t, argc - 2, argv + 2) || optind + 2 != argc)
 		return usage();
-	err = prepare(&t, vmcore);
+	err = mdf_error_print(prepare(&t, vmcore), false);
 	if (!err)
 		err = plan(&t);
 	erase_config_free(t.config);

@@ -22,8 +22,8 @@
  *   walkread VMCORE idr ADDR              "id entry" per IDR entry
  *   walkread VMCORE list ADDR [MAX]       "node" per list_head after ADDR
  *
- * The exit status is 0 when the walk ended, 1 when it failed (the
- * walkers said why) or the dump does not open, 2 on bad usage.
+ * The exit status is 0 when the walk ended, 1 when it failed or the dump
+ * does not open (the error on stderr), 2 on bad usage.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,19 +40,18 @@
 #include "kernel/modules.h"
 #include "kernel/walkers.h"
 #include "memory/reader.h"
+#include "util/error.h"
 #include "util/message.h"
 
-static int parse_u64(const char *s, uint64_t *value)
+static struct mdf_error *parse_u64(const char *s, uint64_t *value)
 {
 	char *end;
 
 	errno = 0;
 	*value = strtoull(s, &end, 0);
-	if (errno || end == s || *end) {
-		fprintf(stderr, "walkread: not a number: %s\n", s);
-		return -EINVAL;
-	}
-	return 0;
+	if (errno || end == s || *end)
+		return mdf_error(-EINVAL, "not a number: %s", s);
+	return NULL;
 }
 
 static const char *status_name(int err)
@@ -71,41 +70,41 @@ static const char *status_name(int err)
 	}
 }
 
+/* What a callback returns to end a walk once it found what it looked for. */
+static struct mdf_error found = { .code = 1, .shared = true };
+
 /* A member offset from the BTF of @scope ("vmlinux" or a module). */
-static int offset_of(struct walk_ctx *w, const char *scope, const char *path, uint64_t *offset)
+static struct mdf_error *offset_of(struct walk_ctx *w, const char *scope, const char *path, uint64_t *offset)
 {
 	struct btf_info_result r;
 	struct btf_info *bi;
-	int err = kernel_btf(w->kernel, &bi);
+	struct mdf_error *err = kernel_btf(w->kernel, &bi);
 
 	if (!err)
 		err = btf_info_lookup(bi, scope, path, &r);
-	if (err) {
-		fprintf(stderr, "walkread: no %s in the BTF of %s: %s\n", path, scope, mdf_strerror(err));
-		return err;
-	}
+	if (err)
+		return mdf_error_wrap(err, "no %s in the BTF of %s", path, scope);
 	*offset = r.bit_offset / 8;
-	return 0;
+	return NULL;
 }
 
-static int read_u64(struct walk_ctx *w, uint64_t addr, const char *what, uint64_t *value)
+static struct mdf_error *read_u64(struct walk_ctx *w, uint64_t addr, const char *what, uint64_t *value)
 {
-	int err = mem_read_u64(w->mem, addr, value);
+	struct mdf_error *err = mem_read_u64(w->mem, addr, value);
 
 	if (err)
-		fprintf(stderr, "walkread: cannot read %s at 0x%" PRIx64 ": %s\n", what, addr,
-			mdf_strerror(err));
-	return err;
+		return mdf_error_wrap(err, "cannot read %s at 0x%" PRIx64, what, addr);
+	return NULL;
 }
 
 /* ---- tasks ---- */
 
-static int print_task(const struct mdf_task *t, void *arg)
+static struct mdf_error *print_task(const struct mdf_task *t, void *arg)
 {
 	(void)arg;
 	printf("%" PRId32 " %" PRId32 " %s 0x%" PRIx64 " 0x%" PRIx64 "\n", t->pid, t->tgid, t->comm,
 	       t->mm, t->task);
-	return 0;
+	return NULL;
 }
 
 struct find_task {
@@ -113,49 +112,46 @@ struct find_task {
 	struct mdf_task found;
 };
 
-static int match_task(const struct mdf_task *t, void *arg)
+static struct mdf_error *match_task(const struct mdf_task *t, void *arg)
 {
 	struct find_task *f = arg;
 
 	if (t->pid != f->pid)
-		return 0;
+		return NULL;
 	f->found = *t;
-	return 1;
+	return &found;
 }
 
-/* The mm of process @pid_arg, or an error said on stderr. */
-static int task_mm(struct walk_ctx *w, const char *pid_arg, uint64_t *mm)
+/* The mm of process @pid_arg. */
+static struct mdf_error *task_mm(struct walk_ctx *w, const char *pid_arg, uint64_t *mm)
 {
 	struct find_task f;
+	struct mdf_error *err;
 	uint64_t pid;
-	int rc;
 
-	if (parse_u64(pid_arg, &pid))
-		return -EINVAL;
+	err = parse_u64(pid_arg, &pid);
+	if (err)
+		return err;
 	f.pid = (int32_t)pid;
-	rc = walk_tasks(w, match_task, &f);
-	if (rc < 0)
-		return rc;
-	if (!rc) {
-		fprintf(stderr, "walkread: no process %s\n", pid_arg);
-		return -ESRCH;
-	}
-	if (!f.found.mm) {
-		fprintf(stderr, "walkread: process %s (%s) has no mm\n", pid_arg, f.found.comm);
-		return -ESRCH;
-	}
+	err = walk_tasks(w, match_task, &f);
+	if (!err)
+		return mdf_error(-ESRCH, "no process %s", pid_arg);
+	if (err != &found)
+		return err;
+	if (!f.found.mm)
+		return mdf_error(-ESRCH, "process %s (%s) has no mm", pid_arg, f.found.comm);
 	*mm = f.found.mm;
-	return 0;
+	return NULL;
 }
 
 /* ---- VMAs ---- */
 
-static int print_vma(const struct mdf_vma *v, void *arg)
+static struct mdf_error *print_vma(const struct mdf_vma *v, void *arg)
 {
 	(void)arg;
 	printf("%08" PRIx64 " %08" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "\n", v->start, v->end, v->flags,
 	       v->ops);
-	return 0;
+	return NULL;
 }
 
 struct find_vma {
@@ -163,14 +159,14 @@ struct find_vma {
 	struct mdf_vma found;
 };
 
-static int match_vma(const struct mdf_vma *v, void *arg)
+static struct mdf_error *match_vma(const struct mdf_vma *v, void *arg)
 {
 	struct find_vma *f = arg;
 
 	if (f->vaddr < v->start || f->vaddr >= v->end)
-		return 0;
+		return NULL;
 	f->found = *v;
-	return 1;
+	return &found;
 }
 
 /* ---- page cache ---- */
@@ -180,7 +176,7 @@ struct page_list {
 	uint64_t pages;
 };
 
-static int print_page(uint64_t index, uint64_t entry, void *arg)
+static struct mdf_error *print_page(uint64_t index, uint64_t entry, void *arg)
 {
 	struct page_list *pl = arg;
 	uint64_t pfn;
@@ -188,26 +184,25 @@ static int print_page(uint64_t index, uint64_t entry, void *arg)
 
 	/* Value entries are shadows of evicted pages, not pages. */
 	if (entry & 1)
-		return 0;
+		return NULL;
 	err = mem_map_page_to_pfn(pl->w->mem_map, entry, &pfn);
-	if (err) {
-		fprintf(stderr, "walkread: index %" PRIu64 ": 0x%" PRIx64 " is no struct page\n", index,
-			entry);
-		return err;
-	}
+	if (err)
+		return mdf_error(err, "index %" PRIu64 ": 0x%" PRIx64 " is no struct page", index, entry);
 	printf("page %" PRIu64 " 0x%" PRIx64 "\n", index, pfn);
 	pl->pages++;
-	return 0;
+	return NULL;
 }
 
 /* The pages of the address_space at @mapping. */
-static int print_mapping(struct walk_ctx *w, uint64_t mapping)
+static struct mdf_error *print_mapping(struct walk_ctx *w, uint64_t mapping)
 {
 	struct page_list pl = { .w = w };
+	struct mdf_error *err;
 	uint64_t i_pages;
 
-	if (offset_of(w, "vmlinux", "address_space.i_pages", &i_pages))
-		return -ENOENT;
+	err = offset_of(w, "vmlinux", "address_space.i_pages", &i_pages);
+	if (err)
+		return err;
 	return walk_xarray(w, mapping + i_pages, print_page, &pl);
 }
 
@@ -219,11 +214,11 @@ struct inode_search {
 	uint64_t inodes;
 };
 
-static int inode_entry(uint64_t node, void *arg)
+static struct mdf_error *inode_entry(uint64_t node, void *arg)
 {
 	struct inode_search *s = arg;
 	uint64_t inode = node - s->i_sb_list, size, mapping, nrpages;
-	int err;
+	struct mdf_error *err;
 
 	err = read_u64(s->w, inode + s->i_size, "inode.i_size", &size);
 	if (err || size != s->size)
@@ -238,12 +233,12 @@ static int inode_entry(uint64_t node, void *arg)
 	return print_mapping(s->w, mapping);
 }
 
-static int super_entry(uint64_t node, void *arg)
+static struct mdf_error *super_entry(uint64_t node, void *arg)
 {
 	struct inode_search *s = arg;
 	uint64_t sb = node - s->s_list, type, name;
+	struct mdf_error *err;
 	char fstype[32];
-	int err;
 
 	err = read_u64(s->w, sb + s->s_type, "super_block.s_type", &type);
 	if (!err)
@@ -254,62 +249,69 @@ static int super_entry(uint64_t node, void *arg)
 		return err;
 	fstype[sizeof(fstype) - 1] = '\0';
 	if (strcmp(fstype, s->fstype))
-		return 0;
+		return NULL;
 	return walk_list(s->w, sb + s->s_inodes, 0, inode_entry, s);
 }
 
-static int cmd_pagecache(struct walk_ctx *w, const char *fstype, const char *size_arg)
+static struct mdf_error *cmd_pagecache(struct walk_ctx *w, const char *fstype, const char *size_arg)
 {
 	struct inode_search s = { .w = w, .fstype = fstype };
-	struct kallsyms *ks;
+	struct mdf_error *err;
 	uint64_t super_blocks;
-	int rc;
 
-	if (parse_u64(size_arg, &s.size))
-		return 2;
-	if (offset_of(w, "vmlinux", "super_block.s_list", &s.s_list) ||
-	    offset_of(w, "vmlinux", "super_block.s_type", &s.s_type) ||
-	    offset_of(w, "vmlinux", "super_block.s_inodes", &s.s_inodes) ||
-	    offset_of(w, "vmlinux", "file_system_type.name", &s.fs_name) ||
-	    offset_of(w, "vmlinux", "inode.i_sb_list", &s.i_sb_list) ||
-	    offset_of(w, "vmlinux", "inode.i_size", &s.i_size) ||
-	    offset_of(w, "vmlinux", "inode.i_mapping", &s.i_mapping) ||
-	    offset_of(w, "vmlinux", "address_space.nrpages", &s.nrpages) ||
-	    kernel_kallsyms(w->kernel, &ks))
-		return 1;
-	if (kernel_symbol_address(w->kernel, "vmlinux", "super_blocks", &super_blocks)) {
-		fprintf(stderr, "walkread: no super_blocks in kallsyms\n");
-		return 1;
-	}
-	rc = walk_list(w, super_blocks, 0, super_entry, &s);
+	err = parse_u64(size_arg, &s.size);
+	if (!err)
+		err = offset_of(w, "vmlinux", "super_block.s_list", &s.s_list);
+	if (!err)
+		err = offset_of(w, "vmlinux", "super_block.s_type", &s.s_type);
+	if (!err)
+		err = offset_of(w, "vmlinux", "super_block.s_inodes", &s.s_inodes);
+	if (!err)
+		err = offset_of(w, "vmlinux", "file_system_type.name", &s.fs_name);
+	if (!err)
+		err = offset_of(w, "vmlinux", "inode.i_sb_list", &s.i_sb_list);
+	if (!err)
+		err = offset_of(w, "vmlinux", "inode.i_size", &s.i_size);
+	if (!err)
+		err = offset_of(w, "vmlinux", "inode.i_mapping", &s.i_mapping);
+	if (!err)
+		err = offset_of(w, "vmlinux", "address_space.nrpages", &s.nrpages);
+	if (!err)
+		err = kernel_symbol_address(w->kernel, "vmlinux", "super_blocks", &super_blocks);
+	if (err)
+		return err;
+	err = walk_list(w, super_blocks, 0, super_entry, &s);
 	printf("inodes %" PRIu64 "\n", s.inodes);
-	return rc < 0;
+	return err;
 }
 
-static int cmd_gem(struct walk_ctx *w, const char *pid_arg, const char *vaddr_arg)
+static struct mdf_error *cmd_gem(struct walk_ctx *w, const char *pid_arg, const char *vaddr_arg)
 {
 	struct find_vma f;
 	uint64_t mm, filp, f_mapping, file, mapping;
-	int rc;
+	struct mdf_error *err;
 
-	if (parse_u64(vaddr_arg, &f.vaddr))
-		return 2;
-	if (task_mm(w, pid_arg, &mm))
-		return 1;
-	rc = walk_vmas(w, mm, match_vma, &f);
-	if (rc < 0)
-		return 1;
-	if (!rc) {
-		fprintf(stderr, "walkread: no VMA of process %s holds 0x%" PRIx64 "\n", pid_arg, f.vaddr);
-		return 1;
-	}
+	err = parse_u64(vaddr_arg, &f.vaddr);
+	if (!err)
+		err = task_mm(w, pid_arg, &mm);
+	if (err)
+		return err;
+	err = walk_vmas(w, mm, match_vma, &f);
+	if (!err)
+		return mdf_error(-ENOENT, "no VMA of process %s holds 0x%" PRIx64, pid_arg, f.vaddr);
+	if (err != &found)
+		return err;
 	/* drm_gem_object is the drm module's type: its BTF answers. */
-	if (offset_of(w, "drm", "drm_gem_object.filp", &filp) ||
-	    offset_of(w, "vmlinux", "file.f_mapping", &f_mapping) ||
-	    read_u64(w, f.found.private_data + filp, "drm_gem_object.filp", &file) ||
-	    read_u64(w, file + f_mapping, "file.f_mapping", &mapping))
-		return 1;
-	return print_mapping(w, mapping) < 0;
+	err = offset_of(w, "drm", "drm_gem_object.filp", &filp);
+	if (!err)
+		err = offset_of(w, "vmlinux", "file.f_mapping", &f_mapping);
+	if (!err)
+		err = read_u64(w, f.found.private_data + filp, "drm_gem_object.filp", &file);
+	if (!err)
+		err = read_u64(w, file + f_mapping, "file.f_mapping", &mapping);
+	if (err)
+		return err;
+	return print_mapping(w, mapping);
 }
 
 /* ---- DRM minors: an IDR (drm_minors_idr) before 6.8, an xarray (drm_minors_xa) after ---- */
@@ -319,110 +321,132 @@ struct minor_list {
 	uint64_t index, type;
 };
 
-static int print_minor(uint64_t id, uint64_t entry, void *arg)
+static struct mdf_error *print_minor(uint64_t id, uint64_t entry, void *arg)
 {
 	struct minor_list *ml = arg;
+	struct mdf_error *err;
 	int32_t index, type;
-	int err;
 
 	err = mem_read_virt(ml->w->mem, entry + ml->index, &index, sizeof(index));
 	if (!err)
 		err = mem_read_virt(ml->w->mem, entry + ml->type, &type, sizeof(type));
-	if (err) {
-		fprintf(stderr, "walkread: drm_minor at 0x%" PRIx64 ": %s\n", entry, mdf_strerror(err));
-		return err;
-	}
+	if (err)
+		return mdf_error_wrap(err, "drm_minor at 0x%" PRIx64, entry);
 	printf("minor %" PRIu64 " index %" PRId32 " type %" PRId32 "\n", id, index, type);
-	return 0;
+	return NULL;
 }
 
-static int cmd_drm_minors(struct walk_ctx *w)
+static struct mdf_error *cmd_drm_minors(struct walk_ctx *w)
 {
 	struct minor_list ml = { .w = w };
 	struct modules *mods;
+	struct mdf_error *err;
 	uint64_t addr;
 
-	if (offset_of(w, "drm", "drm_minor.index", &ml.index) ||
-	    offset_of(w, "drm", "drm_minor.type", &ml.type) ||
-	    kernel_modules(w->kernel, &mods) || !mods)
-		return 1;
-	if (!kernel_symbol_address(w->kernel, "drm", "drm_minors_idr", &addr))
-		return walk_idr(w, addr, print_minor, &ml) < 0;
-	if (!kernel_symbol_address(w->kernel, "drm", "drm_minors_xa", &addr))
-		return walk_xarray(w, addr, print_minor, &ml) < 0;
-	fprintf(stderr, "walkread: drm has neither drm_minors_idr nor drm_minors_xa\n");
-	return 1;
+	err = offset_of(w, "drm", "drm_minor.index", &ml.index);
+	if (!err)
+		err = offset_of(w, "drm", "drm_minor.type", &ml.type);
+	if (!err)
+		err = kernel_modules(w->kernel, &mods);
+	if (!err && !mods)
+		err = mdf_error(-ENOENT, "the dump has no module list");
+	if (err)
+		return err;
+	if (!mdf_error_drop(kernel_symbol_address(w->kernel, "drm", "drm_minors_idr", &addr)))
+		return walk_idr(w, addr, print_minor, &ml);
+	if (!mdf_error_drop(kernel_symbol_address(w->kernel, "drm", "drm_minors_xa", &addr)))
+		return walk_xarray(w, addr, print_minor, &ml);
+	return mdf_error(-ENOENT, "drm has neither drm_minors_idr nor drm_minors_xa");
 }
 
 /* ---- raw walks ---- */
 
-static int print_maple(uint64_t first, uint64_t last, uint64_t entry, void *arg)
+static struct mdf_error *print_maple(uint64_t first, uint64_t last, uint64_t entry, void *arg)
 {
 	(void)arg;
 	printf("0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "\n", first, last, entry);
-	return 0;
+	return NULL;
 }
 
-static int print_xa(uint64_t index, uint64_t entry, void *arg)
+static struct mdf_error *print_xa(uint64_t index, uint64_t entry, void *arg)
 {
 	(void)arg;
 	printf("%" PRIu64 " 0x%" PRIx64 "\n", index, entry);
-	return 0;
+	return NULL;
 }
 
-static int print_node(uint64_t node, void *arg)
+static struct mdf_error *print_node(uint64_t node, void *arg)
 {
 	(void)arg;
 	printf("0x%" PRIx64 "\n", node);
-	return 0;
+	return NULL;
 }
 
-static int run(struct walk_ctx *w, int argc, char **argv)
+static struct mdf_error *print_uvtop(struct walk_ctx *w, int argc, char **argv)
+{
+	struct mdf_error *err;
+	uint64_t mm;
+
+	err = task_mm(w, argv[1], &mm);
+	for (int i = 2; !err && i < argc; i++) {
+		uint64_t vaddr, paddr;
+		struct mdf_error *miss;
+		int code;
+
+		err = parse_u64(argv[i], &vaddr);
+		if (err)
+			break;
+		miss = walk_uvtop(w, mm, vaddr, &paddr);
+		/* An absent page has nothing more to say; a broken walk says what broke. */
+		code = miss && miss->message ? mdf_error_print(miss, false) : mdf_error_drop(miss);
+		if (code)
+			printf("0x%" PRIx64 " %s\n", vaddr, status_name(code));
+		else
+			printf("0x%" PRIx64 " 0x%" PRIx64 "\n", vaddr, paddr);
+	}
+	return err;
+}
+
+/* The walk that @argv asks for; *@usage tells a bad command line. */
+static struct mdf_error *run(struct walk_ctx *w, int argc, char **argv, bool *usage)
 {
 	const char *cmd = argv[0];
+	struct mdf_error *err;
 	uint64_t addr, max = 0, mm;
 
 	if (!strcmp(cmd, "tasks") && argc == 1)
-		return walk_tasks(w, print_task, NULL) < 0;
+		return walk_tasks(w, print_task, NULL);
 	if (!strcmp(cmd, "vmas") && argc == 2) {
-		if (task_mm(w, argv[1], &mm))
-			return 1;
-		return walk_vmas(w, mm, print_vma, NULL) < 0;
+		err = task_mm(w, argv[1], &mm);
+		return err ? err : walk_vmas(w, mm, print_vma, NULL);
 	}
-	if (!strcmp(cmd, "uvtop") && argc >= 2) {
-		if (task_mm(w, argv[1], &mm))
-			return 1;
-		for (int i = 2; i < argc; i++) {
-			uint64_t vaddr, paddr;
-			int err;
-
-			if (parse_u64(argv[i], &vaddr))
-				return 2;
-			err = walk_uvtop(w, mm, vaddr, &paddr);
-			if (err)
-				printf("0x%" PRIx64 " %s\n", vaddr, status_name(err));
-			else
-				printf("0x%" PRIx64 " 0x%" PRIx64 "\n", vaddr, paddr);
-		}
-		return 0;
-	}
+	if (!strcmp(cmd, "uvtop") && argc >= 2)
+		return print_uvtop(w, argc, argv);
 	if (!strcmp(cmd, "pagecache") && argc == 3)
 		return cmd_pagecache(w, argv[1], argv[2]);
 	if (!strcmp(cmd, "gem") && argc == 3)
 		return cmd_gem(w, argv[1], argv[2]);
 	if (!strcmp(cmd, "drm-minors") && argc == 1)
 		return cmd_drm_minors(w);
-	if (argc < 2 || parse_u64(argv[1], &addr) || (argc == 3 && parse_u64(argv[2], &max)))
-		return 2;
+	*usage = true;
+	if (argc < 2 || argc > 3)
+		return NULL;
+	err = parse_u64(argv[1], &addr);
+	if (!err && argc == 3)
+		err = parse_u64(argv[2], &max);
+	if (err)
+		return err;
+	*usage = false;
 	if (!strcmp(cmd, "maple") && argc == 2)
-		return walk_maple_tree(w, addr, print_maple, NULL) < 0;
+		return walk_maple_tree(w, addr, print_maple, NULL);
 	if (!strcmp(cmd, "xarray") && argc == 2)
-		return walk_xarray(w, addr, print_xa, NULL) < 0;
+		return walk_xarray(w, addr, print_xa, NULL);
 	if (!strcmp(cmd, "idr") && argc == 2)
-		return walk_idr(w, addr, print_xa, NULL) < 0;
-	if (!strcmp(cmd, "list") && argc <= 3)
-		return walk_list(w, addr, max, print_node, NULL) < 0;
-	return 2;
+		return walk_idr(w, addr, print_xa, NULL);
+	if (!strcmp(cmd, "list"))
+		return walk_list(w, addr, max, print_node, NULL);
+	*usage = true;
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -432,7 +456,8 @@ int main(int argc, char **argv)
 	struct memory *mem = NULL;
 	struct kernel *kernel = NULL;
 	struct mem_map *map = NULL;
-	int rc = 1;
+	struct mdf_error *err;
+	bool usage = false;
 
 	msg_set_level(ML_ERROR);
 	if (argc < 3) {
@@ -440,23 +465,28 @@ int main(int argc, char **argv)
 			"tasks|vmas|uvtop|pagecache|gem|drm-minors|maple|xarray|idr|list ...\n");
 		return 2;
 	}
-	if (input_open(argv[1], &in) ||
-	    vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, argv[1], &vi) ||
-	    memory_open(in, &arch_x86_64, vi, &mem) || kernel_new(mem, vi, &kernel) ||
-	    mem_map_open(mem, kernel, in->page_size, in->max_pfn, &map))
-		goto out;
-	{
+	err = input_open(argv[1], &in);
+	if (!err)
+		err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, argv[1], &vi);
+	if (!err)
+		err = memory_open(in, arch_find(in->machine), vi, &mem);
+	if (!err)
+		err = kernel_new(mem, vi, &kernel);
+	if (!err)
+		err = mem_map_open(mem, kernel, in->page_size, in->max_pfn, &map);
+	if (!err) {
 		struct walk_ctx w = { .mem = mem, .kernel = kernel, .mem_map = map };
 
-		rc = run(&w, argc - 2, argv + 2);
+		err = run(&w, argc - 2, argv + 2, &usage);
 	}
-	if (rc == 2)
-		fprintf(stderr, "walkread: bad usage of %s\n", argv[2]);
-out:
 	mem_map_free(map);
 	kernel_free(kernel);
 	memory_close(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);
-	return rc;
+	if (usage && !err) {
+		fprintf(stderr, "walkread: bad usage of %s\n", argv[2]);
+		return 2;
+	}
+	return err ? (mdf_error_print(err, false), 1) : 0;
 }

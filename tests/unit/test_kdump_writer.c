@@ -25,6 +25,7 @@
 #include "output/flat.h"
 #include "output/kdump_writer.h"
 #include "unit_check.h"
+#include "util/error.h"
 #include "util/message.h"
 
 #define PAGE 4096
@@ -175,12 +176,12 @@ static void check_readback(const char *path, const char *what)
 	struct dump_input *in;
 	int bad = 0;
 
-	if (input_open(path, &in)) {
+	if (mdf_error_print(input_open(path, &in), false)) {
 		check(0, "%s: our reader opens it", what);
 		return;
 	}
 	for (uint64_t pfn = 0; pfn < MAX_PFN + 10; pfn++) {
-		int err = input_read_page(in, pfn, got), want_err = 0;
+		int err = mdf_error_drop(input_read_page(in, pfn, got)), want_err = 0;
 
 		if (!is_present(pfn))
 			want_err = -MDF_ENOTDUMPED;
@@ -293,13 +294,13 @@ static void test_split(void)
 		p.end_pfn = bounds[i + 1];
 		err = write_dump(&p, &s, &counts, &r);
 		if (!err)
-			err = input_open(p.path, &in[i]);
+			err = mdf_error_print(input_open(p.path, &in[i]), false);
 	}
 	for (uint64_t pfn = 0; pfn < MAX_PFN && !err; pfn++) {
 		fill_page(pfn, want);
 		for (int i = 0; i < 3; i++) {
 			bool mine = pfn >= bounds[i] && pfn < bounds[i + 1] && is_dumpable(pfn);
-			int e = input_read_page(in[i], pfn, got);
+			int e = mdf_error_drop(input_read_page(in[i], pfn, got));
 
 			if (mine ? e || memcmp(got, want, PAGE) : !e)
 				bad++;
