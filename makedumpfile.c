@@ -4,8 +4,10 @@
  *
  * Each mode runs the steps of the data flow it needs, in order: open the
  * dump, read VMCOREINFO, set up the memory reader, decode symbols or
- * classify pages, then the mode's own work.  Every step prints its own
- * precise error; this file only decides the exit status and cleans up.
+ * classify pages, then the mode's own work.  Every step has its own
+ * precise error: the output layer returns it, and this file prints it
+ * once; the other steps print theirs.  This file decides the exit status
+ * and cleans up.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -40,6 +42,7 @@
 #include "output/split_reassemble.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
 #include "util/message.h"
 #include "util/version.h"
 
@@ -512,6 +515,34 @@ static int open_memory(struct mdf_context *ctx)
 	return err;
 }
 
+/*
+ * Prints an error of the output layer, if any, once, and returns its code
+ * (0 for none).  A page source's failure is not printed: the source said
+ * it (kdump_writer.h).
+ */
+static int print_output_error(struct mdf_error *err)
+{
+	if (!err)
+		return 0;
+	if (page_source_said(err))
+		return mdf_error_drop(err);
+	return mdf_error_print(err, false);
+}
+
+/*
+ * A writer's error, if any, then what became of its file (dump_file.h):
+ * the cause before the consequence, as they happened.
+ */
+static int print_write_failure(struct mdf_error *err, struct dump_file_fate *fate)
+{
+	int code = print_output_error(err);
+
+	print_output_error(fate->error);
+	fate->error = NULL;
+	dump_file_fate_tell(fate);
+	return code;
+}
+
 static int run_dump_kallsyms(struct mdf_context *ctx)
 {
 	struct kallsyms *ks;
@@ -528,7 +559,7 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 	if (!err)
 		kernel_modules(ctx->kernel, &mods);
 	if (!err)
-		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
+		err = print_output_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
 	err = kernel_write_kallsyms(ctx->kernel, out.stream);
@@ -537,7 +568,7 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 		outfile_abort(&out);
 		return err;
 	}
-	return outfile_finish(&out);
+	return print_output_error(outfile_finish(&out));
 }
 
 /*
@@ -814,13 +845,13 @@ static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct rep
 	struct kdump_writer_params params = { 0 };
 	struct kdump_write_result result = { 0 };
 	struct kdump_utsname uts;
-	int err;
+	struct mdf_error *err;
 
 	kdump_params(ctx, job, &uts, &params);
 	err = kdump_write(&params, &job->source, &job->counts, &result);
 	totals->pfn_present = result.pfn_present;
 	totals->bytes_written = result.bytes_written;
-	return err;
+	return print_write_failure(err, &result.fate);
 }
 
 static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
@@ -837,6 +868,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 	};
 	struct elf_write_result result = { 0 };
 	struct elf_segments segs;
+	struct mdf_error *failure;
 	int err;
 
 	err = elf_segments_read(ctx->input, &segs);
@@ -844,13 +876,13 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 		return err;
 	params.input = &segs;
 	pfn_ranges_merge(&job->keep);
-	err = elf_write(&params, &job->source, &job->counts, &result);
+	failure = elf_write(&params, &job->source, &job->counts, &result);
 	totals->pfn_present = result.pfn_present;
 	totals->bytes_written = result.bytes_written;
 	totals->elf = true;
 	totals->elf_excluded = result.pfn_elf_excluded;
 	elf_segments_free(&segs);
-	return err;
+	return print_write_failure(failure, &result.fate);
 }
 
 static int run_dump(struct mdf_context *ctx)
@@ -888,29 +920,32 @@ static int run_split(struct mdf_context *ctx)
 	uint64_t block;
 	int err;
 
-	err = parts ? start_job(ctx, ctx->opt.dump_level, true, &job) : -ENOMEM;
+	err = parts ? start_job(ctx, ctx->opt.dump_level, true, &job)
+		    : print_output_error(&mdf_error_enomem);
 	if (err)
 		goto out;
 	kdump_params(ctx, &job, &uts, &params);
 	block = ctx->opt.splitblock_kib ? (uint64_t)ctx->opt.splitblock_kib << 10
 					: SPLITBLOCK_DEFAULT_BYTES;
 	if (block % params.page_size) {
-		msg_error("The splitblock size must be align to page_size (%" PRIu32 " bytes).",
-			  params.page_size);
-		err = -EINVAL;
+		err = print_output_error(mdf_error(-EINVAL, "The splitblock size must be align to "
+						   "page_size (%" PRIu32 " bytes).",
+						   params.page_size));
 		goto out;
 	}
-	err = split_plan(&job.source, job.max_pfn, job.cycle_pfns, params.page_size, block, nr,
-			 parts);
+	err = print_output_error(split_plan(&job.source, job.max_pfn, job.cycle_pfns,
+					    params.page_size, block, nr, parts));
 	params.split = true;
 	for (unsigned int i = 0; i < nr && !err; i++) {
 		struct page_counts counts = { 0 };
 		struct kdump_write_result result = { 0 };
+		struct mdf_error *failure;
 
 		params.path = ctx->opt.dumpfiles[i];
 		params.start_pfn = parts[i].start_pfn;
 		params.end_pfn = parts[i].end_pfn;
-		err = kdump_write(&params, &job.source, i ? &counts : &job.counts, &result);
+		failure = kdump_write(&params, &job.source, i ? &counts : &job.counts, &result);
+		err = print_write_failure(failure, &result.fate);
 		job.counts.zero += counts.zero;
 		totals.pfn_present = result.pfn_present;
 		totals.bytes_written += result.bytes_written;
@@ -936,7 +971,7 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
+		err = print_output_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
 	err = printk_dump(ctx->memory, ctx->kernel, out.stream, out.path);
@@ -944,7 +979,7 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 		outfile_abort(&out);
 		return err;
 	}
-	err = outfile_finish(&out);
+	err = print_output_error(outfile_finish(&out));
 	if (!err) {
 		msg_info("%s", "");
 		msg_info("The dmesg log is saved to %s.", out.path);
@@ -968,8 +1003,8 @@ static int run_mem_usage(struct mdf_context *ctx)
 		return err;
 	err = start_job(ctx, DL_MAX, false, &job);
 	if (!err)
-		err = mem_usage_count(&job.source, job.max_pfn, job.cycle_pfns,
-				      ctx->input->page_size, &usage);
+		err = print_output_error(mem_usage_count(&job.source, job.max_pfn, job.cycle_pfns,
+							 ctx->input->page_size, &usage));
 	if (!err)
 		mem_usage_print(&usage);
 	end_job(&job);
@@ -1002,10 +1037,8 @@ static int run_eraseinfo(struct mdf_context *ctx)
 		err = eraseinfo_read(ctx->input, &text, &len);
 	if (!err && !len)
 		msg_info("%s holds no erase information.", ctx->opt.vmcore);
-	if (!err && len && fwrite(text, 1, len, stdout) != len) {
-		msg_error("standard output: %s", strerror(errno));
-		err = -EIO;
-	}
+	if (!err && len && fwrite(text, 1, len, stdout) != len)
+		err = print_output_error(mdf_error(-EIO, "standard output: %s", strerror(errno)));
 	free(text);
 	return err;
 }
@@ -1053,7 +1086,8 @@ int main(int argc, char **argv)
 		       zlib_encoder_library());
 		break;
 	case MODE_REASSEMBLE_FLAT:
-		err = flat_reassemble(STDIN_FILENO, "standard input", ctx.opt.output, ctx.opt.force);
+		err = print_output_error(flat_reassemble(STDIN_FILENO, "standard input",
+							 ctx.opt.output, ctx.opt.force));
 		break;
 	case MODE_DUMP_KALLSYMS:
 		err = run_dump_kallsyms(&ctx);
@@ -1069,13 +1103,19 @@ int main(int argc, char **argv)
 		err = run_split(&ctx);
 		report_finished(!err);
 		break;
-	case MODE_REASSEMBLE_SPLIT:
-		err = reassemble_dumpfiles((const char *const *)ctx.opt.dumpfiles,
-					   ctx.opt.nr_dumpfiles, ctx.opt.output, ctx.opt.force);
+	case MODE_REASSEMBLE_SPLIT: {
+		struct dump_file_fate fate = { 0 };
+		struct mdf_error *failure;
+
+		failure = reassemble_dumpfiles((const char *const *)ctx.opt.dumpfiles,
+					       ctx.opt.nr_dumpfiles, ctx.opt.output, ctx.opt.force,
+					       &fate);
+		err = print_write_failure(failure, &fate);
 		if (!err)
 			report_saved(ctx.opt.output);
 		report_finished(!err);
 		break;
+	}
 	case MODE_DUMP_DMESG:
 		err = run_dump_dmesg(&ctx);
 		report_finished(!err);
