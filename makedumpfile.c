@@ -4,8 +4,10 @@
  *
  * Each mode runs the steps of the data flow it needs, in order: open the
  * dump, read VMCOREINFO, set up the memory reader, decode symbols or
- * classify pages, then the mode's own work.  Every step prints its own
- * precise error; this file only decides the exit status and cleans up.
+ * classify pages, then the mode's own work.  Every step has its own
+ * precise error, which the layers below return with their context added
+ * on the way up: this file is the one place that prints errors, once
+ * each.  It decides the exit status and cleans up.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -27,8 +29,8 @@
 #include "input/vmcoreinfo.h"
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
-#include "kernel/printk.h"
 #include "kernel/kernel.h"
+#include "kernel/printk.h"
 #include "memory/reader.h"
 #include "output/elf_writer.h"
 #include "output/flat.h"
@@ -40,7 +42,9 @@
 #include "output/split_reassemble.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
 #include "util/message.h"
+#include "util/vec.h"
 #include "util/version.h"
 
 enum mdf_mode {
@@ -74,6 +78,7 @@ struct mdf_options {
 	bool num_threads_set;         /* given; else one per online CPU */
 	struct extension_options extensions;
 	struct extension_arg *extension_args;  /* owned; extensions.args points here */
+	size_t extension_args_cap;
 	const char *type_spec;        /* --dump-type */
 	/* --split: the files to write; --reassemble: the files to read. */
 	char **dumpfiles;
@@ -193,11 +198,15 @@ static void print_usage(FILE *out)
 
 /*
  * Prints @err: the layers below return errors, and this file says each
- * once, where a mode's step fails.  Returns its code (0 for none).
+ * once, where a mode's step fails.  Returns its code (0 for none).  A
+ * page source's failure, passed on by a writer, was said already
+ * (kdump_writer.h).
  */
 static int print_error(struct mdf_error *err)
 {
-	return err ? mdf_error_print(err, false) : 0;
+	if (err && page_source_said(err))
+		return mdf_error_drop(err);
+	return mdf_error_print(err, false);
 }
 
 /* Upstream's wording for a command line it cannot use. */
@@ -397,19 +406,16 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 				return -EINVAL;
 			opt->extensions.timeout = (unsigned int)value;
 			break;
-		case OPT_EXTENSION_ARG: {
-			struct extension_arg *grown = realloc(opt->extension_args,
-				(opt->extensions.nr_args + 1) * sizeof(*grown));
-
-			if (!grown)
-				return -ENOMEM;
-			opt->extension_args = grown;
-			opt->extensions.args = grown;
-			if (print_error(extension_parse_arg(optarg, &grown[opt->extensions.nr_args])))
+		case OPT_EXTENSION_ARG:
+			if (vec_reserve(opt->extension_args, &opt->extension_args_cap,
+					opt->extensions.nr_args, 1))
+				return print_error(&mdf_error_enomem);
+			opt->extensions.args = opt->extension_args;
+			if (print_error(extension_parse_arg(optarg,
+							    &opt->extension_args[opt->extensions.nr_args])))
 				return invalid_command_line();
 			opt->extensions.nr_args++;
 			break;
-		}
 		case OPT_SPLIT:
 			opt->split = true;
 			break;
@@ -527,6 +533,20 @@ static int open_memory(struct mdf_context *ctx)
 	return print_error(err);
 }
 
+/*
+ * A writer's error, if any, then what became of its file (dump_file.h):
+ * the cause before the consequence, as they happened.
+ */
+static int print_write_failure(struct mdf_error *err, struct dump_file_fate *fate)
+{
+	int code = print_error(err);
+
+	print_error(fate->error);
+	fate->error = NULL;
+	dump_file_fate_tell(fate);
+	return code;
+}
+
 static int run_dump_kallsyms(struct mdf_context *ctx)
 {
 	struct mdf_error *error;
@@ -544,7 +564,7 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 	if (!err && (error = kernel_modules(ctx->kernel, &mods)))
 		mdf_error_print(error, true);
 	if (!err)
-		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
+		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
 	error = kernel_write_kallsyms(ctx->kernel, out.stream);
@@ -553,7 +573,7 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 		outfile_abort(&out);
 		return mdf_error_drop(error);
 	}
-	return outfile_finish(&out);
+	return print_error(outfile_finish(&out));
 }
 
 /*
@@ -837,13 +857,13 @@ static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct rep
 	struct kdump_writer_params params = { 0 };
 	struct kdump_write_result result = { 0 };
 	struct kdump_utsname uts;
-	int err;
+	struct mdf_error *err;
 
 	kdump_params(ctx, job, &uts, &params);
 	err = kdump_write(&params, &job->source, &job->counts, &result);
 	totals->pfn_present = result.pfn_present;
 	totals->bytes_written = result.bytes_written;
-	return err;
+	return print_write_failure(err, &result.fate);
 }
 
 static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
@@ -860,6 +880,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 	};
 	struct elf_write_result result = { 0 };
 	struct elf_segments segs;
+	struct mdf_error *failure;
 	int err;
 
 	err = print_error(elf_segments_read(ctx->input, &segs));
@@ -867,13 +888,13 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 		return err;
 	params.input = &segs;
 	pfn_ranges_merge(&job->keep);
-	err = elf_write(&params, &job->source, &job->counts, &result);
+	failure = elf_write(&params, &job->source, &job->counts, &result);
 	totals->pfn_present = result.pfn_present;
 	totals->bytes_written = result.bytes_written;
 	totals->elf = true;
 	totals->elf_excluded = result.pfn_elf_excluded;
 	elf_segments_free(&segs);
-	return err;
+	return print_write_failure(failure, &result.fate);
 }
 
 static int run_dump(struct mdf_context *ctx)
@@ -911,29 +932,32 @@ static int run_split(struct mdf_context *ctx)
 	uint64_t block;
 	int err;
 
-	err = parts ? start_job(ctx, ctx->opt.dump_level, true, &job) : -ENOMEM;
+	err = parts ? start_job(ctx, ctx->opt.dump_level, true, &job)
+		    : print_error(&mdf_error_enomem);
 	if (err)
 		goto out;
 	kdump_params(ctx, &job, &uts, &params);
 	block = ctx->opt.splitblock_kib ? (uint64_t)ctx->opt.splitblock_kib << 10
 					: SPLITBLOCK_DEFAULT_BYTES;
 	if (block % params.page_size) {
-		msg_error("The splitblock size must be align to page_size (%" PRIu32 " bytes).",
-			  params.page_size);
-		err = -EINVAL;
+		err = print_error(mdf_error(-EINVAL, "The splitblock size must be align to "
+						   "page_size (%" PRIu32 " bytes).",
+						   params.page_size));
 		goto out;
 	}
-	err = split_plan(&job.source, job.max_pfn, job.cycle_pfns, params.page_size, block, nr,
-			 parts);
+	err = print_error(split_plan(&job.source, job.max_pfn, job.cycle_pfns,
+					    params.page_size, block, nr, parts));
 	params.split = true;
 	for (unsigned int i = 0; i < nr && !err; i++) {
 		struct page_counts counts = { 0 };
 		struct kdump_write_result result = { 0 };
+		struct mdf_error *failure;
 
 		params.path = ctx->opt.dumpfiles[i];
 		params.start_pfn = parts[i].start_pfn;
 		params.end_pfn = parts[i].end_pfn;
-		err = kdump_write(&params, &job.source, i ? &counts : &job.counts, &result);
+		failure = kdump_write(&params, &job.source, i ? &counts : &job.counts, &result);
+		err = print_write_failure(failure, &result.fate);
 		job.counts.zero += counts.zero;
 		totals.pfn_present = result.pfn_present;
 		totals.bytes_written += result.bytes_written;
@@ -959,7 +983,7 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = outfile_create(&out, ctx->opt.output, ctx->opt.force);
+		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
 	err = print_error(printk_dump(ctx->memory, ctx->kernel, out.stream, out.path));
@@ -967,7 +991,7 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 		outfile_abort(&out);
 		return err;
 	}
-	err = outfile_finish(&out);
+	err = print_error(outfile_finish(&out));
 	if (!err) {
 		msg_info("%s", "");
 		msg_info("The dmesg log is saved to %s.", out.path);
@@ -991,8 +1015,8 @@ static int run_mem_usage(struct mdf_context *ctx)
 		return err;
 	err = start_job(ctx, DL_MAX, false, &job);
 	if (!err)
-		err = mem_usage_count(&job.source, job.max_pfn, job.cycle_pfns,
-				      ctx->input->page_size, &usage);
+		err = print_error(mem_usage_count(&job.source, job.max_pfn, job.cycle_pfns,
+							 ctx->input->page_size, &usage));
 	if (!err)
 		mem_usage_print(&usage);
 	end_job(&job);
@@ -1031,10 +1055,8 @@ static int run_eraseinfo(struct mdf_context *ctx)
 		err = print_error(eraseinfo_read(ctx->input, &text, &len));
 	if (!err && !len)
 		msg_info("%s holds no erase information.", ctx->opt.vmcore);
-	if (!err && len && fwrite(text, 1, len, stdout) != len) {
-		msg_error("standard output: %s", strerror(errno));
-		err = -EIO;
-	}
+	if (!err && len && fwrite(text, 1, len, stdout) != len)
+		err = print_error(mdf_error(-EIO, "standard output: %s", strerror(errno)));
 	free(text);
 	return err;
 }
@@ -1082,7 +1104,8 @@ int main(int argc, char **argv)
 		       zlib_encoder_library());
 		break;
 	case MODE_REASSEMBLE_FLAT:
-		err = flat_reassemble(STDIN_FILENO, "standard input", ctx.opt.output, ctx.opt.force);
+		err = print_error(flat_reassemble(STDIN_FILENO, "standard input",
+							 ctx.opt.output, ctx.opt.force));
 		break;
 	case MODE_DUMP_KALLSYMS:
 		err = run_dump_kallsyms(&ctx);
@@ -1098,13 +1121,19 @@ int main(int argc, char **argv)
 		err = run_split(&ctx);
 		report_finished(!err);
 		break;
-	case MODE_REASSEMBLE_SPLIT:
-		err = reassemble_dumpfiles((const char *const *)ctx.opt.dumpfiles,
-					   ctx.opt.nr_dumpfiles, ctx.opt.output, ctx.opt.force);
+	case MODE_REASSEMBLE_SPLIT: {
+		struct dump_file_fate fate = { 0 };
+		struct mdf_error *failure;
+
+		failure = reassemble_dumpfiles((const char *const *)ctx.opt.dumpfiles,
+					       ctx.opt.nr_dumpfiles, ctx.opt.output, ctx.opt.force,
+					       &fate);
+		err = print_write_failure(failure, &fate);
 		if (!err)
 			report_saved(ctx.opt.output);
 		report_finished(!err);
 		break;
+	}
 	case MODE_DUMP_DMESG:
 		err = run_dump_dmesg(&ctx);
 		report_finished(!err);

@@ -4,18 +4,51 @@
  */
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "output/dump_file.h"
 #include "output/report.h"
+#include "util/error.h"
 #include "util/message.h"
 
-int dump_file_open(struct dump_file *f, const char *path, bool force, bool flatten)
+/*
+ * A failure met while the file is given up, after the one the writer
+ * returns: printed now, it would come before its cause.
+ */
+static void fail_later(struct dump_file *f, struct mdf_error *err)
 {
-	int err;
+	if (!f->fate.error)
+		f->fate.error = err;
+	else
+		/* Giving a file up stops at its first failure: there is no second. */
+		mdf_error_free(err);
+}
+
+/*
+ * The first failure goes back to the writer, which returns it for the top
+ * to print; a later one worth telling waits in the fate, and the writer
+ * gets only its code.
+ */
+static struct mdf_error *failed(struct dump_file *f, struct mdf_error *err)
+{
+	int code = err->code;
+
+	if (!f->error) {
+		f->error = code;
+		return err;
+	}
+	fail_later(f, err);
+	return mdf_error_code(code);
+}
+
+struct mdf_error *dump_file_open(struct dump_file *f, const char *path, bool force, bool flatten)
+{
+	struct mdf_error *err;
 
 	memset(f, 0, sizeof(*f));
 	f->flatten = flatten;
@@ -26,16 +59,15 @@ int dump_file_open(struct dump_file *f, const char *path, bool force, bool flatt
 	if (flatten)
 		return flat_writer_start(&f->flat, f->out.fd, f->out.path);
 	/* Headers are written before the data they describe is known. */
-	if (lseek(f->out.fd, 0, SEEK_CUR) < 0 && errno == ESPIPE) {
-		msg_error("%s: cannot seek: a dump file must be written to a regular file; use "
-			  "the flattened format (-F) for a pipe", f->out.path);
-		return -ESPIPE;
-	}
-	return 0;
+	if (lseek(f->out.fd, 0, SEEK_CUR) < 0 && errno == ESPIPE)
+		return mdf_error(-ESPIPE, "%s: cannot seek: a dump file must be written to a "
+				 "regular file; use the flattened format (-F) for a pipe",
+				 f->out.path);
+	return NULL;
 }
 
-static int write_positioned(struct dump_file *f, uint64_t offset, const void *buf, size_t len,
-			    const char *what, bool count)
+static struct mdf_error *write_positioned(struct dump_file *f, uint64_t offset, const void *buf,
+					  size_t len, const char *what, bool count)
 {
 	size_t done = 0;
 
@@ -50,70 +82,68 @@ static int write_positioned(struct dump_file *f, uint64_t offset, const void *bu
 			int err = n < 0 ? errno : ENOSPC;
 
 			f->failed_done = done;
-			if (!f->error) {
-				if (f->progress)
-					progress_break(f->progress);
-				msg_error("%s: cannot write %s (0x%zx bytes at offset 0x%" PRIx64
-					  "): %s; stopped after %" PRIu64 " bytes%s", f->out.path,
-					  what, len - done, offset + done, strerror(err), f->written,
-					  f->where);
-			}
+			if (f->error)
+				return mdf_error_code(-err);
 			f->error = -err;
-			return -err;
+			if (f->progress)
+				progress_break(f->progress);
+			return mdf_error(-err, "%s: cannot write %s (0x%zx bytes at offset 0x%" PRIx64
+					 "): %s; stopped after %" PRIu64 " bytes%s", f->out.path,
+					 what, len - done, offset + done, strerror(err), f->written,
+					 f->where);
 		}
 		done += (size_t)n;
 		if (count)
 			f->written += (uint64_t)n;
 	}
-	return 0;
+	return NULL;
 }
 
-static int write_record(struct dump_file *f, uint64_t offset, const void *buf, size_t len)
+static struct mdf_error *write_record(struct dump_file *f, uint64_t offset, const void *buf,
+				      size_t len)
 {
-	int err;
+	struct mdf_error *err;
 
 	if (f->error)
-		return f->error;
+		return mdf_error_code(f->error);
 	/* The flattened writer names the stream and how far it got itself. */
 	err = flat_writer_write(&f->flat, offset, buf, len);
 	f->written = f->flat.written;
 	f->failed_done = 0;
 	if (err)
-		f->error = err;
+		f->error = err->code;
 	return err;
 }
 
-int dump_file_write(struct dump_file *f, uint64_t offset, const void *buf, size_t len,
-		    const char *what)
+struct mdf_error *dump_file_write(struct dump_file *f, uint64_t offset, const void *buf,
+				  size_t len, const char *what)
 {
 	if (f->flatten)
 		return write_record(f, offset, buf, len);
 	return write_positioned(f, offset, buf, len, what, true);
 }
 
-int dump_file_rewrite(struct dump_file *f, uint64_t offset, const void *buf, size_t len,
-		      const char *what)
+struct mdf_error *dump_file_rewrite(struct dump_file *f, uint64_t offset, const void *buf,
+				    size_t len, const char *what)
 {
 	if (f->flatten)
 		return write_record(f, offset, buf, len);
 	return write_positioned(f, offset, buf, len, what, false);
 }
 
-int dump_file_sync(struct dump_file *f)
+struct mdf_error *dump_file_sync(struct dump_file *f)
 {
-	int err;
+	struct mdf_error *err;
 
 	if (f->flatten || f->out.is_stdout)
-		return 0;
+		return NULL;
 	err = outfile_sync(&f->out);
-	if (err && !f->error)
-		f->error = err;
-	return err;
+	return err ? failed(f, err) : NULL;
 }
 
-int dump_file_finish(struct dump_file *f)
+struct mdf_error *dump_file_finish(struct dump_file *f)
 {
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (f->flatten) {
 		err = flat_writer_finish(&f->flat);
@@ -126,24 +156,22 @@ int dump_file_finish(struct dump_file *f)
 		f->is_open = false;
 		err = outfile_close(&f->out);
 	}
-	if (err && !f->error)
-		f->error = err;
-	return err;
+	return err ? failed(f, err) : NULL;
 }
 
-int dump_file_reopen(struct dump_file *f)
+struct mdf_error *dump_file_reopen(struct dump_file *f)
 {
 	if (f->is_open)
-		return 0;
+		return NULL;
 	f->out.fd = open(f->out.path, O_WRONLY | O_CLOEXEC);
 	if (f->out.fd < 0) {
 		int err = errno;
 
-		msg_error("%s: cannot open it again to mark it: %s", f->out.path, strerror(err));
-		return -err;
+		return failed(f, mdf_error(-err, "%s: cannot open it again to mark it: %s",
+					   f->out.path, strerror(err)));
 	}
 	f->is_open = true;
-	return 0;
+	return NULL;
 }
 
 void dump_file_extend(struct dump_file *f, uint64_t size)
@@ -152,14 +180,16 @@ void dump_file_extend(struct dump_file *f, uint64_t size)
 
 	if (f->is_open && dump_file_is_regular(f) && fstat(f->out.fd, &st) == 0 &&
 	    (uint64_t)st.st_size < size && ftruncate(f->out.fd, (off_t)size) != 0)
-		msg_warn("%s: cannot extend it to %" PRIu64 " bytes: %s", f->out.path, size,
-			 strerror(errno));
+		dump_file_warn_later(f, "%s: cannot extend it to %" PRIu64 " bytes: %s",
+				     f->out.path, size, strerror(errno));
 }
 
 void dump_file_keep(struct dump_file *f)
 {
-	if (f->is_open)
-		outfile_close(&f->out);
+	struct mdf_error *err = f->is_open ? outfile_close(&f->out) : NULL;
+
+	if (err)
+		fail_later(f, err);
 	f->is_open = false;
 }
 
@@ -175,4 +205,35 @@ void dump_file_discard(struct dump_file *f)
 bool dump_file_is_regular(const struct dump_file *f)
 {
 	return f->out.is_regular && !f->out.is_stdout;
+}
+
+void dump_file_warn_later(struct dump_file *f, const char *fmt, ...)
+{
+	struct dump_file_fate *fate = &f->fate;
+	char *text = NULL;
+	va_list ap, again;
+
+	va_start(ap, fmt);
+	va_copy(again, ap);
+	if (fate->nr_warnings < DUMP_FILE_FATE_WARNINGS && vasprintf(&text, fmt, ap) >= 0) {
+		fate->warnings[fate->nr_warnings++] = text;
+	} else {
+		/* Said out of order rather than not at all. */
+		char now[1024];
+
+		vsnprintf(now, sizeof(now), fmt, again);
+		msg_warn("%s", now);
+	}
+	va_end(again);
+	va_end(ap);
+}
+
+void dump_file_fate_tell(struct dump_file_fate *fate)
+{
+	for (unsigned int i = 0; i < fate->nr_warnings; i++) {
+		msg_warn("%s", fate->warnings[i]);
+		free(fate->warnings[i]);
+	}
+	mdf_error_free(fate->error);
+	memset(fate, 0, sizeof(*fate));
 }

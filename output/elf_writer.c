@@ -29,6 +29,8 @@
 #include "output/elf_writer.h"
 #include "output/report.h"
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
+#include "util/hash.h"
 #include "util/message.h"
 #include "util/zero_page.h"
 
@@ -126,9 +128,9 @@ static bool test_bit(const uint8_t *bitmap, uint64_t i)
 	return bitmap[i / 8] >> (i % 8) & 1;
 }
 
-static int flush_run(struct elf_writer *w, struct run_buffer *b)
+static struct mdf_error *flush_run(struct elf_writer *w, struct run_buffer *b)
 {
-	int err = dump_file_write(&w->file, b->offset, b->buf, b->len, b->what);
+	struct mdf_error *err = dump_file_write(&w->file, b->offset, b->buf, b->len, b->what);
 
 	b->offset += b->len;
 	b->len = 0;
@@ -136,11 +138,11 @@ static int flush_run(struct elf_writer *w, struct run_buffer *b)
 }
 
 /* Queues @len bytes for @offset; a gap or a full buffer flushes it first. */
-static int put_run(struct elf_writer *w, struct run_buffer *b, uint64_t offset, const void *bytes,
-		   size_t len)
+static struct mdf_error *put_run(struct elf_writer *w, struct run_buffer *b, uint64_t offset,
+				 const void *bytes, size_t len)
 {
 	if (b->len && (offset != b->offset + b->len || b->len + len > BUFFER_SIZE)) {
-		int err = flush_run(w, b);
+		struct mdf_error *err = flush_run(w, b);
 
 		if (err)
 			return err;
@@ -149,26 +151,28 @@ static int put_run(struct elf_writer *w, struct run_buffer *b, uint64_t offset, 
 		b->offset = offset;
 	memcpy(b->buf + b->len, bytes, len);
 	b->len += len;
-	return 0;
+	return NULL;
 }
 
-static int read_page(struct elf_writer *w, uint64_t pfn)
+/* A page to dump: the source said why it could not read it, but for these two. */
+static struct mdf_error *read_page(struct elf_writer *w, uint64_t pfn)
 {
 	int err = w->src->read_page(w->src->ctx, pfn, w->page);
 
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
 		progress_break(&w->progress);
-		msg_error("%s: pfn 0x%" PRIx64 " is to be dumped but the input %s", w->path, pfn,
-			  err == -MDF_EEXCLUDED ? "excluded it" : "does not hold it");
+		return mdf_error(err, "%s: pfn 0x%" PRIx64 " is to be dumped but the input %s",
+				 w->path, pfn, err == -MDF_EEXCLUDED ? "excluded it"
+								   : "does not hold it");
 	}
-	return err;
+	return err ? page_source_error(err) : NULL;
 }
 
 /* @len bytes of page @pfn from byte @from become the load's next data. */
-static int put_data(struct elf_writer *w, struct load *l, uint64_t pfn, uint64_t from,
-		    uint64_t len)
+static struct mdf_error *put_data(struct elf_writer *w, struct load *l, uint64_t pfn,
+				  uint64_t from, uint64_t len)
 {
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (w->writing) {
 		err = read_page(w, pfn);
@@ -183,15 +187,15 @@ static int put_data(struct elf_writer *w, struct load *l, uint64_t pfn, uint64_t
  * Ends the load's current segment: in the second pass its header is
  * written, after the data it points at.
  */
-static int end_segment(struct elf_writer *w, struct load *l, uint64_t offset)
+static struct mdf_error *end_segment(struct elf_writer *w, struct load *l, uint64_t offset)
 {
 	Elf64_Phdr ph = l->seg;
 	uint64_t index = l->phdr_next++;
-	int err;
+	struct mdf_error *err;
 
 	if (!w->writing) {
 		l->nr_phdrs++;
-		return 0;
+		return NULL;
 	}
 	ph.p_type = htole32(PT_LOAD);
 	ph.p_flags = htole32(l->seg.p_flags);
@@ -209,7 +213,7 @@ static int end_segment(struct elf_writer *w, struct load *l, uint64_t offset)
 }
 
 /* Starts walking a load; a partial first page is always dumped, as upstream. */
-static int start_load(struct elf_writer *w, struct load *l, uint64_t data_start)
+static struct mdf_error *start_load(struct elf_writer *w, struct load *l, uint64_t data_start)
 {
 	uint64_t ps = w->p->page_size, paddr = l->in->p_paddr, end = paddr + l->in->p_memsz;
 
@@ -229,22 +233,22 @@ static int start_load(struct elf_writer *w, struct load *l, uint64_t data_start)
 		return put_data(w, l, paddr / ps, paddr % ps, ps - paddr % ps);
 	}
 	l->next = l->pfn_start;
-	return 0;
+	return NULL;
 }
 
 /* The load's pfn @pfn, to dump or not. */
-static int walk_pfn(struct elf_writer *w, struct load *l, uint64_t pfn, bool dump)
+static struct mdf_error *walk_pfn(struct elf_writer *w, struct load *l, uint64_t pfn, bool dump)
 {
 	uint64_t ps = w->p->page_size;
 	uint64_t size = pfn == l->pfn_end - 1 && l->frac_tail ? l->frac_tail : ps;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	l->next = pfn + 1;
 	if (!dump) {
 		if (!l->held++)
 			l->held_start = pfn;
 		l->memsz += size;
-		return 0;
+		return NULL;
 	}
 	if (w->writing)
 		progress_update(&w->progress, w->steps_done++, w->steps);
@@ -274,32 +278,32 @@ static int walk_pfn(struct elf_writer *w, struct load *l, uint64_t pfn, bool dum
  * without a struct page no rule excludes it but the zero page's, as
  * upstream finds; a partial last page stays out, as everywhere.
  */
-static int dump_past_max_pfn(struct elf_writer *w, const struct load *l, uint64_t pfn,
-			     bool *dump)
+static struct mdf_error *dump_past_max_pfn(struct elf_writer *w, const struct load *l,
+					   uint64_t pfn, bool *dump)
 {
 	int err;
 
 	*dump = false;
 	if (pfn == l->pfn_end - 1 && l->frac_tail)
-		return 0;
+		return NULL;
 	err = w->src->read_page(w->src->ctx, pfn, w->page);
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED)
-		return 0;
+		return NULL;
 	if (err)
-		return err;
+		return page_source_error(err);
 	*dump = !(w->p->dump_level & DL_EXCLUDE_ZERO) ||
 		(w->p->keep && pfn_cursor_contains(&w->keep, pfn)) ||
 		!page_is_zero(w->page, w->p->page_size);
-	return 0;
+	return NULL;
 }
 
 /* The rest of the load, past the last cycle, and its last segment, once. */
-static int end_load(struct elf_writer *w, struct load *l)
+static struct mdf_error *end_load(struct elf_writer *w, struct load *l)
 {
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (l->ended)
-		return 0;
+		return NULL;
 	while (l->next < l->pfn_end && !err) {
 		bool dump;
 
@@ -313,14 +317,14 @@ static int end_load(struct elf_writer *w, struct load *l)
 }
 
 /* Walks the pfns of cycle @i [start, end) that each load holds. */
-static int walk_cycle(struct elf_writer *w, uint64_t start, uint64_t end)
+static struct mdf_error *walk_cycle(struct elf_writer *w, uint64_t start, uint64_t end)
 {
 	for (size_t i = 0; i < w->nr_loads; i++) {
 		struct load *l = &w->loads[i];
 		uint64_t pfn = l->next > start ? l->next : start;
 		uint64_t stop = l->pfn_end < end ? l->pfn_end : end;
 
-		int err = 0;
+		struct mdf_error *err = NULL;
 
 		for (; pfn < stop && !err; pfn++)
 			err = walk_pfn(w, l, pfn, test_bit(w->dumpable, pfn - start));
@@ -330,17 +334,17 @@ static int walk_cycle(struct elf_writer *w, uint64_t start, uint64_t end)
 		if (err)
 			return err;
 	}
-	return 0;
+	return NULL;
 }
 
 /* Zero pages are not dumped in an ELF file at a level with bit 1, unless kept. */
-static int exclude_zero_pages(struct elf_writer *w, uint64_t start, uint64_t end,
-			      struct page_counts *counts)
+static struct mdf_error *exclude_zero_pages(struct elf_writer *w, uint64_t start, uint64_t end,
+					    struct page_counts *counts)
 {
 	if (!(w->p->dump_level & DL_EXCLUDE_ZERO))
-		return 0;
+		return NULL;
 	for (uint64_t pfn = start; pfn < end; pfn++) {
-		int err;
+		struct mdf_error *err;
 
 		if (!test_bit(w->dumpable, pfn - start) ||
 		    (w->p->keep && pfn_cursor_contains(&w->keep, pfn)))
@@ -353,20 +357,12 @@ static int exclude_zero_pages(struct elf_writer *w, uint64_t start, uint64_t end
 			counts->zero++;
 		}
 	}
-	return 0;
-}
-
-static uint64_t fnv1a64(const uint8_t *p, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
+	return NULL;
 }
 
 /* Classifies cycle @i, zero pages included; bits past the last pfn are cleared. */
-static int classify_cycle(struct elf_writer *w, uint64_t i, struct page_counts *counts)
+static struct mdf_error *classify_cycle(struct elf_writer *w, uint64_t i,
+					struct page_counts *counts)
 {
 	uint64_t start = i * w->p->cycle_pfns, end = cycle_end(w, i);
 	size_t len = (size_t)div_round_up(end - start, 8);
@@ -377,7 +373,7 @@ static int classify_cycle(struct elf_writer *w, uint64_t i, struct page_counts *
 	memset(w->dumpable, 0, len);
 	err = w->src->classify(w->src->ctx, start, end, w->present, w->dumpable, counts);
 	if (err)
-		return err;
+		return page_source_error(err);
 	if (tail) {
 		w->present[len - 1] &= (uint8_t)((1u << tail) - 1);
 		w->dumpable[len - 1] &= (uint8_t)((1u << tail) - 1);
@@ -389,11 +385,11 @@ static int classify_cycle(struct elf_writer *w, uint64_t i, struct page_counts *
  * The first pass: classification, then each load's segments and bytes.
  * With one cycle, its counts are the run's and its bitmaps stay.
  */
-static int count_segments(struct elf_writer *w, struct page_counts *counts)
+static struct mdf_error *count_segments(struct elf_writer *w, struct page_counts *counts)
 {
 	struct page_counts first_pass = { 0 };
 	bool single = w->nr_cycles == 1;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	for (size_t i = 0; i < w->nr_loads && !err; i++)
 		err = start_load(w, &w->loads[i], 0);
@@ -420,7 +416,7 @@ static int count_segments(struct elf_writer *w, struct page_counts *counts)
 }
 
 /* Where each load's headers and data go, now that their numbers are known. */
-static int plan_file(struct elf_writer *w)
+static struct mdf_error *plan_file(struct elf_writer *w)
 {
 	uint64_t phdrs = 1, bytes = 0;
 
@@ -438,19 +434,17 @@ static int plan_file(struct elf_writer *w)
 		phdrs += l->nr_phdrs;
 		bytes += l->nr_bytes;
 	}
-	if (phdrs > UINT32_MAX || w->data_offset + bytes < w->data_offset) {
-		msg_error("%s: %" PRIu64 " program headers and %" PRIu64 " bytes of data do not "
-			  "fit an ELF64 file", w->path, phdrs, bytes);
-		return -EFBIG;
-	}
-	return 0;
+	if (phdrs > UINT32_MAX || w->data_offset + bytes < w->data_offset)
+		return mdf_error(-EFBIG, "%s: %" PRIu64 " program headers and %" PRIu64 " bytes of "
+				 "data do not fit an ELF64 file", w->path, phdrs, bytes);
+	return NULL;
 }
 
-static int write_ehdr(struct elf_writer *w, uint32_t extra_flags)
+static struct mdf_error *write_ehdr(struct elf_writer *w, uint32_t extra_flags)
 {
 	Elf64_Ehdr eh = w->p->input->ehdr;
 	bool xnum = w->nr_phdrs >= PN_XNUM;
-	int err;
+	struct mdf_error *err;
 
 	/* The input's header, but for what says where this file's parts are. */
 	eh.e_type = htole16(eh.e_type);
@@ -486,7 +480,7 @@ static int write_ehdr(struct elf_writer *w, uint32_t extra_flags)
  * that a header never written reads as PT_NULL), the section header of
  * PN_XNUM, the ELF header, the notes and their program header.
  */
-static int write_headers(struct elf_writer *w)
+static struct mdf_error *write_headers(struct elf_writer *w)
 {
 	const Elf64_Phdr *in = &w->p->input->note;
 	uint64_t table_end = sizeof(Elf64_Ehdr) + w->nr_phdrs * sizeof(Elf64_Phdr);
@@ -500,7 +494,7 @@ static int write_headers(struct elf_writer *w)
 		.p_memsz = htole64(in->p_memsz),
 		.p_align = htole64(in->p_align),
 	};
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	memset(w->data.buf, 0, BUFFER_SIZE);
 	for (uint64_t at = sizeof(Elf64_Ehdr); at < table_end && !err; at += BUFFER_SIZE)
@@ -529,10 +523,10 @@ static int write_headers(struct elf_writer *w)
 }
 
 /* The second pass: segments, their data and their headers. */
-static int write_segments(struct elf_writer *w, struct page_counts *counts)
+static struct mdf_error *write_segments(struct elf_writer *w, struct page_counts *counts)
 {
 	uint64_t data_start = w->data_offset;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	w->writing = true;
 	w->elf_excluded = 0;
@@ -549,11 +543,10 @@ static int write_segments(struct elf_writer *w, struct page_counts *counts)
 			if (!err && fnv1a64(w->dumpable, (size_t)div_round_up(end - start, 8)) !=
 					    w->cycle_hash[i]) {
 				progress_break(&w->progress);
-				msg_error("%s: the pages to dump in pfns 0x%" PRIx64 "-0x%" PRIx64
-					  " changed between the two passes over them; the headers "
-					  "already written would not match the pages", w->path, start,
-					  end - 1);
-				err = -EAGAIN;
+				err = mdf_error(-EAGAIN, "%s: the pages to dump in pfns 0x%" PRIx64
+						"-0x%" PRIx64 " changed between the two passes over "
+						"them; the headers already written would not match "
+						"the pages", w->path, start, end - 1);
 			}
 		}
 		if (!err)
@@ -570,19 +563,17 @@ static int write_segments(struct elf_writer *w, struct page_counts *counts)
 	return err;
 }
 
-static int setup(struct elf_writer *w)
+static struct mdf_error *setup(struct elf_writer *w)
 {
 	const struct elf_writer_params *p = w->p;
 	uint64_t cycle = p->cycle_pfns < p->max_pfn ? p->cycle_pfns : p->max_pfn;
 	size_t bitmap = (size_t)div_round_up(cycle, 8);
 
 	if (p->cycle_pfns == 0 || p->cycle_pfns % 8 || p->max_pfn == 0 || p->page_size < 1024 ||
-	    (p->page_size & (p->page_size - 1))) {
-		msg_error("%s: %" PRIu64 " pfns of %" PRIu32 " bytes, %" PRIu64 " per cycle: no "
-			  "ELF dump can be written so", w->path, p->max_pfn, p->page_size,
-			  p->cycle_pfns);
-		return -EINVAL;
-	}
+	    (p->page_size & (p->page_size - 1)))
+		return mdf_error(-EINVAL, "%s: %" PRIu64 " pfns of %" PRIu32 " bytes, %" PRIu64
+				 " per cycle: no ELF dump can be written so", w->path, p->max_pfn,
+				 p->page_size, p->cycle_pfns);
 	w->nr_cycles = div_round_up(p->max_pfn, p->cycle_pfns);
 	w->loads = calloc(p->input->nr_loads ? p->input->nr_loads : 1, sizeof(*w->loads));
 	w->present = malloc(bitmap);
@@ -593,11 +584,9 @@ static int setup(struct elf_writer *w)
 	if (w->nr_cycles > 1)
 		w->cycle_hash = calloc(w->nr_cycles, sizeof(*w->cycle_hash));
 	if (!w->loads || !w->present || !w->dumpable || !w->data.buf || !w->phdrs.buf ||
-	    !w->page || (w->nr_cycles > 1 && !w->cycle_hash)) {
-		msg_error("%s: no memory for the writer's buffers (bitmaps of %zu bytes per cycle)",
-			  w->path, bitmap);
-		return -ENOMEM;
-	}
+	    !w->page || (w->nr_cycles > 1 && !w->cycle_hash))
+		return mdf_error(-ENOMEM, "%s: no memory for the writer's buffers (bitmaps of %zu "
+				 "bytes per cycle)", w->path, bitmap);
 	/* Segments without a physical address hold nothing a dump wants. */
 	for (size_t i = 0; i < p->input->nr_loads; i++)
 		if (p->input->loads[i].p_paddr != NOT_PADDR && p->input->loads[i].p_memsz)
@@ -606,12 +595,12 @@ static int setup(struct elf_writer *w)
 		pfn_cursor_init(&w->keep, p->keep);
 	w->data.what = "the page data";
 	w->phdrs.what = "the program headers";
-	return 0;
+	return NULL;
 }
 
-static int finish(struct elf_writer *w)
+static struct mdf_error *finish(struct elf_writer *w)
 {
-	int err = dump_file_sync(&w->file);
+	struct mdf_error *err = dump_file_sync(&w->file);
 
 	if (!err)
 		err = write_ehdr(w, 0);
@@ -629,17 +618,20 @@ static void abandon(struct elf_writer *w)
 {
 	bool keep = w->file.error && w->segments_done && dump_file_is_regular(&w->file);
 
+	/* The file's failures here were told (or wait in its fate): only success counts. */
 	if (keep && w->header_final)
-		keep = !dump_file_reopen(&w->file) && !write_ehdr(w, DUMP_ELF_INCOMPLETE) &&
-		       !dump_file_sync(&w->file);
+		keep = !mdf_error_drop(dump_file_reopen(&w->file)) &&
+		       !mdf_error_drop(write_ehdr(w, DUMP_ELF_INCOMPLETE)) &&
+		       !mdf_error_drop(dump_file_sync(&w->file));
 	if (!keep) {
 		dump_file_discard(&w->file);
 		return;
 	}
-	flush_run(w, &w->phdrs);
+	mdf_error_drop(flush_run(w, &w->phdrs));
 	dump_file_keep(&w->file);
-	msg_warn("%s: kept incomplete: its ELF header says so (e_flags DUMP_ELF_INCOMPLETE), and "
-		 "only the segments whose data it holds have program headers", w->path);
+	dump_file_warn_later(&w->file, "%s: kept incomplete: its ELF header says so (e_flags "
+			     "DUMP_ELF_INCOMPLETE), and only the segments whose data it holds "
+			     "have program headers", w->path);
 }
 
 static void free_writer(struct elf_writer *w)
@@ -653,11 +645,11 @@ static void free_writer(struct elf_writer *w)
 	free(w->page);
 }
 
-int elf_write(const struct elf_writer_params *p, const struct kdump_page_source *src,
-	      struct page_counts *counts, struct elf_write_result *result)
+struct mdf_error *elf_write(const struct elf_writer_params *p, const struct kdump_page_source *src,
+			    struct page_counts *counts, struct elf_write_result *result)
 {
 	struct elf_writer w = { .p = p, .src = src };
-	int err;
+	struct mdf_error *err;
 
 	w.path = p->path && strcmp(p->path, "-") ? p->path : "standard output";
 	err = setup(&w);
@@ -682,6 +674,7 @@ int elf_write(const struct elf_writer_params *p, const struct kdump_page_source 
 	} else {
 		abandon(&w);
 	}
+	result->fate = w.file.fate;
 	free_writer(&w);
 	return err;
 }

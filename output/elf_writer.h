@@ -65,6 +65,8 @@ struct elf_write_result {
 	uint64_t pfn_elf_excluded;
 	/* Bytes written, as upstream counts them for "Write bytes". */
 	uint64_t bytes_written;
+	/* After a failure, what became of the file (as kdump_write_result's). */
+	struct dump_file_fate fate;
 };
 
 /*
@@ -74,12 +76,12 @@ struct elf_write_result {
  * classification's counts.
  *
  * The ELF header carries DUMP_ELF_INCOMPLETE until everything else is
- * written and synced.  Returns 0 or a negative errno after one message.
+ * written and synced.  Returns NULL or one error (as kdump_write()).
  * When writing the file failed, a regular file is kept, marked so, with
- * program headers only for segments whose data is in it; any other
- * failure removes it.
+ * program headers only for segments whose data is in it, and
+ * @result->fate says so; any other failure removes it.
  */
-int elf_write(const struct elf_writer_params *p, const struct kdump_page_source *src,
-	      struct page_counts *counts, struct elf_write_result *result);
+struct mdf_error *elf_write(const struct elf_writer_params *p, const struct kdump_page_source *src,
+			    struct page_counts *counts, struct elf_write_result *result);
 
 #endif

@@ -18,7 +18,7 @@
 
 #include "output/flat.h"
 #include "output/outfile.h"
-#include "util/message.h"
+#include "util/error.h"
 
 #define COPY_CHUNK (1 << 20)
 #define FLAT_SIGNATURE_FIELD 16
@@ -36,12 +36,9 @@ struct reassembly {
 	unsigned char *buf;
 };
 
-/*
- * Prints what went wrong followed by how far the reassembly got, in one
- * message, and passes @err on.
- */
-static int __attribute__((format(printf, 3, 4)))
-reassembly_error(const struct reassembly *r, int err, const char *fmt, ...)
+/* What went wrong followed by how far the reassembly got, in one message. */
+static struct mdf_error *__attribute__((format(printf, 3, 4)))
+reassembly_error(const struct reassembly *r, int code, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
@@ -50,11 +47,10 @@ reassembly_error(const struct reassembly *r, int err, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (r->created)
-		msg_error("%s; got through %" PRIu64 " records (%" PRIu64 " bytes of the stream); "
-			  "incomplete %s removed", what, r->records, r->pos, r->out.path);
-	else
-		msg_error("%s", what);
-	return err;
+		return mdf_error(code, "%s; got through %" PRIu64 " records (%" PRIu64 " bytes of "
+				 "the stream); incomplete %s removed", what, r->records, r->pos,
+				 r->out.path);
+	return mdf_error(code, "%s", what);
 }
 
 /* Reads @len bytes unless the stream ends first; *@got says how many came. */
@@ -83,8 +79,8 @@ static int read_full(int fd, void *buf, size_t len, size_t *got)
  * Reads exactly @len bytes of the stream; @what says what they are.  When
  * the stream ends before the first of them, @if_none (if given) words it.
  */
-static int read_stream(struct reassembly *r, void *buf, size_t len, const char *what,
-		       const char *if_none)
+static struct mdf_error *read_stream(struct reassembly *r, void *buf, size_t len,
+				     const char *what, const char *if_none)
 {
 	size_t got;
 	int err = read_full(r->in_fd, buf, len, &got);
@@ -99,10 +95,11 @@ static int read_stream(struct reassembly *r, void *buf, size_t len, const char *
 		return reassembly_error(r, -EIO, "%s: the stream ends at byte %" PRIu64
 					", inside %s: truncated", r->in_name, r->pos + got, what);
 	r->pos += len;
-	return 0;
+	return NULL;
 }
 
-static int pwrite_full(struct reassembly *r, const void *buf, size_t len, uint64_t offset)
+static struct mdf_error *pwrite_full(struct reassembly *r, const void *buf, size_t len,
+				     uint64_t offset)
 {
 	size_t done = 0;
 
@@ -121,10 +118,10 @@ static int pwrite_full(struct reassembly *r, const void *buf, size_t len, uint64
 		}
 		done += (size_t)n;
 	}
-	return 0;
+	return NULL;
 }
 
-static int check_stream_header(struct reassembly *r, const unsigned char *hdr)
+static struct mdf_error *check_stream_header(struct reassembly *r, const unsigned char *hdr)
 {
 	static const char signature[FLAT_SIGNATURE_FIELD] = FLAT_SIGNATURE;
 	uint64_t type, version;
@@ -142,10 +139,10 @@ static int check_stream_header(struct reassembly *r, const unsigned char *hdr)
 					" version %" PRIu64 " at byte 16: only type %d version %d "
 					"is known", r->in_name, type, version, FLAT_TYPE,
 					FLAT_VERSION);
-	return 0;
+	return NULL;
 }
 
-static int copy_record(struct reassembly *r, uint64_t offset, uint64_t size)
+static struct mdf_error *copy_record(struct reassembly *r, uint64_t offset, uint64_t size)
 {
 	char what[128];
 
@@ -153,7 +150,7 @@ static int copy_record(struct reassembly *r, uint64_t offset, uint64_t size)
 		 " bytes for offset 0x%" PRIx64 ")", r->records + 1, size, offset);
 	for (uint64_t done = 0; done < size;) {
 		size_t chunk = size - done < COPY_CHUNK ? (size_t)(size - done) : COPY_CHUNK;
-		int err = read_stream(r, r->buf, chunk, what, NULL);
+		struct mdf_error *err = read_stream(r, r->buf, chunk, what, NULL);
 
 		if (err)
 			return err;
@@ -163,16 +160,16 @@ static int copy_record(struct reassembly *r, uint64_t offset, uint64_t size)
 		done += chunk;
 	}
 	r->records++;
-	return 0;
+	return NULL;
 }
 
-static int copy_records(struct reassembly *r)
+static struct mdf_error *copy_records(struct reassembly *r)
 {
 	for (;;) {
 		uint64_t rec[2];
 		int64_t offset, size;
 		char what[64];
-		int err;
+		struct mdf_error *err;
 
 		snprintf(what, sizeof(what), "the header of record %" PRIu64, r->records + 1);
 		err = read_stream(r, rec, sizeof(rec), what, "without its end record");
@@ -181,7 +178,7 @@ static int copy_records(struct reassembly *r)
 		offset = (int64_t)be64toh(rec[0]);
 		size = (int64_t)be64toh(rec[1]);
 		if (offset == FLAT_END_MARK && size == FLAT_END_MARK)
-			return 0;
+			return NULL;
 		if (offset < 0 || size < 0 || offset > INT64_MAX - size)
 			return reassembly_error(r, -EINVAL, "%s: record %" PRIu64 " at byte %" PRIu64
 						": offset %" PRId64 " and size %" PRId64
@@ -193,21 +190,17 @@ static int copy_records(struct reassembly *r)
 	}
 }
 
-int flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force)
+struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force)
 {
 	struct reassembly r = { .in_fd = in_fd, .in_name = in_name };
-	int err;
+	struct mdf_error *err;
 
-	if (!out_path || !strcmp(out_path, "-")) {
-		msg_error("reassembling %s needs an output file: records are written at their "
-			  "offsets", in_name);
-		return -EINVAL;
-	}
+	if (!out_path || !strcmp(out_path, "-"))
+		return mdf_error(-EINVAL, "reassembling %s needs an output file: records are "
+				 "written at their offsets", in_name);
 	r.buf = malloc(COPY_CHUNK);
-	if (!r.buf) {
-		msg_error("no memory to reassemble %s", in_name);
-		return -ENOMEM;
-	}
+	if (!r.buf)
+		return mdf_error(-ENOMEM, "no memory to reassemble %s", in_name);
 	/* The header first: no output file for what is not a flattened dump. */
 	err = read_stream(&r, r.buf, FLAT_HEADER_SIZE, "the flattened header", NULL);
 	if (err)
@@ -231,7 +224,8 @@ out:
 	return err;
 }
 
-static int write_stream(struct flat_writer *w, const void *buf, size_t len, const char *what)
+static struct mdf_error *write_stream(struct flat_writer *w, const void *buf, size_t len,
+				      const char *what)
 {
 	size_t done = 0;
 
@@ -244,34 +238,31 @@ static int write_stream(struct flat_writer *w, const void *buf, size_t len, cons
 			int err = n < 0 ? errno : EIO;
 
 			if (err == EPIPE)
-				msg_error("%s: the reader of the flattened stream went away at "
-					  "byte %" PRIu64 " (writing %s)", w->name, w->written, what);
-			else
-				msg_error("%s: cannot write %s at byte %" PRIu64
-					  " of the flattened stream: %s", w->name, what,
-					  w->written, strerror(err));
-			return -err;
+				return mdf_error(-err, "%s: the reader of the flattened stream went "
+						 "away at byte %" PRIu64 " (writing %s)", w->name,
+						 w->written, what);
+			return mdf_error(-err, "%s: cannot write %s at byte %" PRIu64
+					 " of the flattened stream: %s", w->name, what, w->written,
+					 strerror(err));
 		}
 		done += (size_t)n;
 		w->written += (uint64_t)n;
 	}
-	return 0;
+	return NULL;
 }
 
-int flat_writer_start(struct flat_writer *w, int fd, const char *name)
+struct mdf_error *flat_writer_start(struct flat_writer *w, int fd, const char *name)
 {
+	struct mdf_error *err;
 	unsigned char *hdr;
 	uint64_t field;
-	int err;
 
 	w->fd = fd;
 	w->name = name;
 	w->written = 0;
 	hdr = calloc(1, FLAT_HEADER_SIZE);
-	if (!hdr) {
-		msg_error("%s: no memory for the flattened header", name);
-		return -ENOMEM;
-	}
+	if (!hdr)
+		return mdf_error(-ENOMEM, "%s: no memory for the flattened header", name);
 	memcpy(hdr, FLAT_SIGNATURE, strlen(FLAT_SIGNATURE));
 	/* Big-endian whatever the host, so any machine can reassemble it. */
 	field = htobe64(FLAT_TYPE);
@@ -283,19 +274,18 @@ int flat_writer_start(struct flat_writer *w, int fd, const char *name)
 	return err;
 }
 
-int flat_writer_write(struct flat_writer *w, uint64_t offset, const void *buf, size_t len)
+struct mdf_error *flat_writer_write(struct flat_writer *w, uint64_t offset, const void *buf,
+				    size_t len)
 {
+	struct mdf_error *err;
 	uint64_t rec[2];
-	int err;
 
 	/* A record of size 0 reads as the end of the stream to makedumpfile -R. */
 	if (len == 0)
-		return 0;
-	if (offset > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - offset) {
-		msg_error("%s: 0x%zx bytes at offset 0x%" PRIx64 " do not fit a flattened record",
-			  w->name, len, offset);
-		return -EINVAL;
-	}
+		return NULL;
+	if (offset > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - offset)
+		return mdf_error(-EINVAL, "%s: 0x%zx bytes at offset 0x%" PRIx64 " do not fit a "
+				 "flattened record", w->name, len, offset);
 	rec[0] = htobe64(offset);
 	rec[1] = htobe64((uint64_t)len);
 	err = write_stream(w, rec, sizeof(rec), "a record header");
@@ -304,7 +294,7 @@ int flat_writer_write(struct flat_writer *w, uint64_t offset, const void *buf, s
 	return write_stream(w, buf, len, "record data");
 }
 
-int flat_writer_finish(struct flat_writer *w)
+struct mdf_error *flat_writer_finish(struct flat_writer *w)
 {
 	uint64_t rec[2] = { htobe64((uint64_t)FLAT_END_MARK), htobe64((uint64_t)FLAT_END_MARK) };
 

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/error.h"
+
 #define FLAT_SIGNATURE "makedumpfile"
 #define FLAT_HEADER_SIZE 4096
 #define FLAT_TYPE 1
@@ -25,15 +27,15 @@
  * makedumpfile -R: reads the flattened stream from @in_fd (a pipe is fine:
  * it is only read forwards; @in_name names it in messages) and writes the
  * dump it holds to @out_path, created with mode 0600, and only over an
- * existing file if @force.  On any error, says how far it got and removes
- * the partial output.
+ * existing file if @force.  On any error, removes the partial output; the
+ * error says how far it got.
  */
-int flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force);
+struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force);
 
 /*
  * Turns positioned writes into a flattened stream on a file descriptor.
  * A reader that goes away raises SIGPIPE; a program that ignores that
- * signal gets -EPIPE and a message instead of dying.
+ * signal gets an -EPIPE error instead of dying.
  */
 struct flat_writer {
 	int fd;
@@ -43,15 +45,16 @@ struct flat_writer {
 };
 
 /* Writes the stream header to @fd (@name names it in messages). */
-int flat_writer_start(struct flat_writer *w, int fd, const char *name);
+struct mdf_error *flat_writer_start(struct flat_writer *w, int fd, const char *name);
 
 /* One record: @len bytes that belong at @offset of the dump file. */
-int flat_writer_write(struct flat_writer *w, uint64_t offset, const void *buf, size_t len);
+struct mdf_error *flat_writer_write(struct flat_writer *w, uint64_t offset, const void *buf,
+				    size_t len);
 
 /*
  * Writes the end record.  The stream is complete only once this returned
- * 0; closing @fd is left to the caller.
+ * no error; closing @fd is left to the caller.
  */
-int flat_writer_finish(struct flat_writer *w);
+struct mdf_error *flat_writer_finish(struct flat_writer *w);
 
 #endif

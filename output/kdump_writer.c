@@ -43,6 +43,8 @@
 #include "output/dump_file.h"
 #include "output/kdump_writer.h"
 #include "output/report.h"
+#include "util/error.h"
+#include "util/hash.h"
 #include "util/message.h"
 
 /*
@@ -159,9 +161,20 @@ int32_t kdump_count_cpus(const void *notes, size_t notes_size)
 	return scan_notes(notes, notes_size, &offset, &size);
 }
 
-/* Writes @len bytes at @offset; dump_file_write() reports a failure. */
-static int write_at(struct kdump_writer *w, uint64_t offset, const void *buf, size_t len,
-		    const char *what)
+/* An error of the empty message: nothing left to say (kdump_writer.h). */
+struct mdf_error *page_source_error(int code)
+{
+	return mdf_error(code, "%s", "");
+}
+
+bool page_source_said(const struct mdf_error *err)
+{
+	return err->message && !err->message[0];
+}
+
+/* Writes @len bytes at @offset; dump_file_write() words a failure. */
+static struct mdf_error *write_at(struct kdump_writer *w, uint64_t offset, const void *buf,
+				  size_t len, const char *what)
 {
 	return dump_file_write(&w->file, offset, buf, len, what);
 }
@@ -170,11 +183,11 @@ static int write_at(struct kdump_writer *w, uint64_t offset, const void *buf, si
  * The disk header, with @status; the first write marks the dump
  * incomplete, the last says what it is.
  */
-static int write_disk_header(struct kdump_writer *w, uint32_t status)
+static struct mdf_error *write_disk_header(struct kdump_writer *w, uint32_t status)
 {
 	const struct kdump_writer_params *p = w->p;
 	struct kdump_disk_header dh;
-	int err;
+	struct mdf_error *err;
 
 	memset(&dh, 0, sizeof(dh));
 	memcpy(dh.signature, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN);
@@ -198,12 +211,12 @@ static int write_disk_header(struct kdump_writer *w, uint32_t status)
 }
 
 /* The sub header and, after it, the notes it points at. */
-static int write_sub_header(struct kdump_writer *w)
+static struct mdf_error *write_sub_header(struct kdump_writer *w)
 {
 	const struct kdump_writer_params *p = w->p;
 	uint64_t notes_offset = (uint64_t)p->page_size + sizeof(struct kdump_sub_header);
 	struct kdump_sub_header sh;
-	int err;
+	struct mdf_error *err;
 
 	memset(&sh, 0, sizeof(sh));
 	sh.phys_base = htole64(p->phys_base);
@@ -234,34 +247,26 @@ static int write_sub_header(struct kdump_writer *w)
 }
 
 /* Checks the parameters and places every part of the file. */
-static int plan_layout(struct kdump_writer *w)
+static struct mdf_error *plan_layout(struct kdump_writer *w)
 {
 	const struct kdump_writer_params *p = w->p;
 	const char *path = w->path;
 	uint64_t block = p->page_size, sub_hdr_blocks, bitmap_blocks, bitmap_bytes;
 
-	if (block < 1024 || block > (1u << 20) || (block & (block - 1))) {
-		msg_error("%s: page size %" PRIu64 " is not a power of two from 1 KiB to 1 MiB",
-			  path, block);
-		return -EINVAL;
-	}
-	if (p->cycle_pfns == 0 || p->cycle_pfns % 8) {
-		msg_error("%s: %" PRIu64 " pfns per cycle: not a positive multiple of 8", path,
-			  p->cycle_pfns);
-		return -EINVAL;
-	}
+	if (block < 1024 || block > (1u << 20) || (block & (block - 1)))
+		return mdf_error(-EINVAL, "%s: page size %" PRIu64 " is not a power of two from "
+				 "1 KiB to 1 MiB", path, block);
+	if (p->cycle_pfns == 0 || p->cycle_pfns % 8)
+		return mdf_error(-EINVAL, "%s: %" PRIu64 " pfns per cycle: not a positive multiple "
+				 "of 8", path, p->cycle_pfns);
 	/* Beyond 2^52 pfns the offsets of the data would overflow. */
-	if (p->max_pfn == 0 || p->max_pfn > UINT64_MAX / block / 2) {
-		msg_error("%s: %" PRIu64 " pfns: no dump of that size can be written", path,
-			  p->max_pfn);
-		return -EINVAL;
-	}
-	if (p->split && (p->start_pfn > p->end_pfn || p->end_pfn > p->max_pfn)) {
-		msg_error("%s: split part of pfns 0x%" PRIx64 "-0x%" PRIx64 ": not a range within "
-			  "the %" PRIu64 " pfns of the dump", path, p->start_pfn, p->end_pfn,
-			  p->max_pfn);
-		return -EINVAL;
-	}
+	if (p->max_pfn == 0 || p->max_pfn > UINT64_MAX / block / 2)
+		return mdf_error(-EINVAL, "%s: %" PRIu64 " pfns: no dump of that size can be "
+				 "written", path, p->max_pfn);
+	if (p->split && (p->start_pfn > p->end_pfn || p->end_pfn > p->max_pfn))
+		return mdf_error(-EINVAL, "%s: split part of pfns 0x%" PRIx64 "-0x%" PRIx64 ": not "
+				 "a range within the %" PRIu64 " pfns of the dump", path,
+				 p->start_pfn, p->end_pfn, p->max_pfn);
 	w->first_pfn = p->split ? p->start_pfn : 0;
 	w->end_pfn = p->split ? p->end_pfn : p->max_pfn;
 	sub_hdr_blocks = div_round_up(sizeof(struct kdump_sub_header) + (uint64_t)p->notes_size,
@@ -269,11 +274,10 @@ static int plan_layout(struct kdump_writer *w)
 	/* Each bitmap starts on a block, as crash needs. */
 	bitmap_bytes = div_round_up(p->max_pfn, 8);
 	bitmap_blocks = 2 * div_round_up(bitmap_bytes, block);
-	if (sub_hdr_blocks > INT32_MAX || bitmap_blocks > UINT32_MAX) {
-		msg_error("%s: %zu bytes of ELF notes and %" PRIu64 " pfns do not fit the disk "
-			  "header's 32-bit block counts", path, p->notes_size, p->max_pfn);
-		return -EINVAL;
-	}
+	if (sub_hdr_blocks > INT32_MAX || bitmap_blocks > UINT32_MAX)
+		return mdf_error(-EINVAL, "%s: %zu bytes of ELF notes and %" PRIu64 " pfns do not "
+				 "fit the disk header's 32-bit block counts", path, p->notes_size,
+				 p->max_pfn);
 	w->sub_hdr_blocks = (int32_t)sub_hdr_blocks;
 	w->bitmap_blocks = (uint32_t)bitmap_blocks;
 	w->bitmap1_offset = (1 + sub_hdr_blocks) * block;
@@ -283,10 +287,10 @@ static int plan_layout(struct kdump_writer *w)
 	/* The header takes its CPU count from the caller, who may know better. */
 	scan_notes(p->notes, p->notes_size, &w->vmcoreinfo_offset, &w->vmcoreinfo_size);
 	w->nr_cycles = div_round_up(p->max_pfn, p->cycle_pfns);
-	return 0;
+	return NULL;
 }
 
-static int allocate_buffers(struct kdump_writer *w)
+static struct mdf_error *allocate_buffers(struct kdump_writer *w)
 {
 	const struct kdump_writer_params *p = w->p;
 	uint64_t cycle = p->cycle_pfns < p->max_pfn ? p->cycle_pfns : p->max_pfn;
@@ -300,17 +304,15 @@ static int allocate_buffers(struct kdump_writer *w)
 	if (w->nr_cycles > 1)
 		w->cycle_hash = calloc(w->nr_cycles, sizeof(*w->cycle_hash));
 	if (!w->present || !w->dumpable || !w->desc.buf || !w->data.buf ||
-	    (w->nr_cycles > 1 && !w->cycle_hash)) {
-		msg_error("%s: no memory for the writer's buffers (bitmaps of %zu bytes per cycle)",
-			  w->path, bitmap);
-		return -ENOMEM;
-	}
+	    (w->nr_cycles > 1 && !w->cycle_hash))
+		return mdf_error(-ENOMEM, "%s: no memory for the writer's buffers (bitmaps of %zu "
+				 "bytes per cycle)", w->path, bitmap);
 	err = compress_pool_new(p->codec, p->page_size, p->threads, p->dump_level & DL_EXCLUDE_ZERO,
 				&w->pool);
 	if (err)
-		msg_error("%s: cannot set up %s compression on %u threads: %s", w->path,
-			  codec_name(p->codec), p->threads, mdf_strerror(err));
-	return err;
+		return mdf_error(err, "%s: cannot set up %s compression on %u threads: %s", w->path,
+				 codec_name(p->codec), p->threads, mdf_strerror(err));
+	return NULL;
 }
 
 /* One past the last pfn of cycle @i. */
@@ -319,15 +321,6 @@ static uint64_t cycle_end(const struct kdump_writer *w, uint64_t i)
 	uint64_t start = i * w->p->cycle_pfns;
 
 	return w->p->max_pfn - start < w->p->cycle_pfns ? w->p->max_pfn : start + w->p->cycle_pfns;
-}
-
-static uint64_t fnv1a64(const uint8_t *p, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
 }
 
 static uint64_t count_bits(const uint8_t *bitmap, size_t len)
@@ -368,11 +361,11 @@ static void cycle_part(const struct kdump_writer *w, uint64_t i, uint64_t *from,
  * past the last pfn are cleared whatever the callback left there, so that
  * the bitmaps never claim pages past max_pfn.
  */
-static int classify_cycle(struct kdump_writer *w, uint64_t i, struct page_counts *counts,
-			  bool write_present, size_t *len)
+static struct mdf_error *classify_cycle(struct kdump_writer *w, uint64_t i,
+					struct page_counts *counts, bool write_present, size_t *len)
 {
 	uint64_t start = i * w->p->cycle_pfns, end = cycle_end(w, i);
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	*len = (size_t)div_round_up(end - start, 8);
 	memset(w->dumpable, 0, *len);
@@ -381,11 +374,12 @@ static int classify_cycle(struct kdump_writer *w, uint64_t i, struct page_counts
 		size_t piece = (size_t)div_round_up(to - from, 8);
 		uint8_t *dumpable = w->dumpable + (from - start) / 8;
 		unsigned int tail = (unsigned int)((to - from) % 8);
+		int code;
 
 		memset(w->present, 0, piece);
-		err = w->src->classify(w->src->ctx, from, to, w->present, dumpable, counts);
-		if (err)
-			break;
+		code = w->src->classify(w->src->ctx, from, to, w->present, dumpable, counts);
+		if (code)
+			return page_source_error(code);
 		if (tail) {
 			w->present[piece - 1] &= (uint8_t)((1u << tail) - 1);
 			dumpable[piece - 1] &= (uint8_t)((1u << tail) - 1);
@@ -404,15 +398,15 @@ static int classify_cycle(struct kdump_writer *w, uint64_t i, struct page_counts
  * that place the page data.  With one cycle, its counts are the run's and
  * its bitmaps stay for the copy.
  */
-static int write_bitmaps(struct kdump_writer *w, struct page_counts *counts)
+static struct mdf_error *write_bitmaps(struct kdump_writer *w, struct page_counts *counts)
 {
 	struct page_counts first_pass = { 0 };
 	bool single = w->nr_cycles == 1;
 
 	for (uint64_t i = 0; i < w->nr_cycles; i++) {
 		uint64_t byte = i * w->p->cycle_pfns / 8;
+		struct mdf_error *err;
 		size_t len;
-		int err;
 
 		err = classify_cycle(w, i, single ? counts : &first_pass, true, &len);
 		if (!err)
@@ -434,17 +428,15 @@ static int write_bitmaps(struct kdump_writer *w, struct page_counts *counts)
 		if (!single)
 			w->cycle_hash[i] = fnv1a64(w->dumpable, len);
 	}
-	if (w->pfn_dumpable == 0) {
-		msg_error("%s: no page is left to dump at dump level %d", w->path,
-			  w->p->dump_level);
-		return -EINVAL;
-	}
-	return 0;
+	if (w->pfn_dumpable == 0)
+		return mdf_error(-EINVAL, "%s: no page is left to dump at dump level %d", w->path,
+				 w->p->dump_level);
+	return NULL;
 }
 
-static int write_stream(struct kdump_writer *w, struct out_stream *s)
+static struct mdf_error *write_stream(struct kdump_writer *w, struct out_stream *s)
 {
-	int err = write_at(w, s->offset, s->buf, s->len, s->what);
+	struct mdf_error *err = write_at(w, s->offset, s->buf, s->len, s->what);
 
 	s->offset += s->len;
 	s->len = 0;
@@ -452,10 +444,10 @@ static int write_stream(struct kdump_writer *w, struct out_stream *s)
 }
 
 /* Zeros over @len bytes at @offset, where descriptors go: not counted as written. */
-static int write_zeros(struct kdump_writer *w, uint64_t offset, size_t len)
+static struct mdf_error *write_zeros(struct kdump_writer *w, uint64_t offset, size_t len)
 {
 	static const unsigned char zeros[1 << 16];
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	for (size_t done = 0; done < len && !err; done += sizeof(zeros))
 		err = dump_file_rewrite(&w->file, offset + done, zeros,
@@ -493,11 +485,11 @@ static uint64_t drop_missing_data(struct kdump_writer *w, uint64_t data_end)
  * and no descriptor in the file ever points at data that is not there.
  * A flattened stream needs neither: it is reassembled whole or not at all.
  */
-static int flush_streams(struct kdump_writer *w)
+static struct mdf_error *flush_streams(struct kdump_writer *w)
 {
 	uint64_t data_offset = w->data.offset;
 	uint64_t pages = w->desc.len / sizeof(struct kdump_page_desc);
-	int err = 0, desc_err;
+	struct mdf_error *err = NULL, *desc_err;
 
 	snprintf(w->file.where, sizeof(w->file.where), ", at page %" PRIu64 " of %" PRIu64,
 		 w->pages_done, w->part_dumpable);
@@ -511,20 +503,25 @@ static int flush_streams(struct kdump_writer *w)
 	desc_err = write_stream(w, &w->desc);
 	if (!desc_err)
 		w->pages_flushed += pages;
-	return err ? err : desc_err;
+	if (!err)
+		return desc_err;
+	/* After the data failed, a failure of the descriptors is not told again. */
+	mdf_error_free(desc_err);
+	return err;
 }
 
 /*
  * Queues one page: @size bytes of @data stored with @flags, or, with no
  * @data, a descriptor of the shared zero page.
  */
-static int add_page(struct kdump_writer *w, const void *data, uint32_t size, uint32_t flags)
+static struct mdf_error *add_page(struct kdump_writer *w, const void *data, uint32_t size,
+				  uint32_t flags)
 {
 	struct kdump_page_desc pd = w->zero_desc;
 
 	if (w->desc.len + sizeof(pd) > DESC_BUFFER_SIZE ||
 	    (data && w->data.len + size > DATA_BUFFER_SIZE)) {
-		int err = flush_streams(w);
+		struct mdf_error *err = flush_streams(w);
 
 		if (err)
 			return err;
@@ -540,20 +537,21 @@ static int add_page(struct kdump_writer *w, const void *data, uint32_t size, uin
 	memcpy(w->desc.buf + w->desc.len, &pd, sizeof(pd));
 	w->desc.len += sizeof(pd);
 	w->pages_done++;
-	return 0;
+	return NULL;
 }
 
 /* Writes the descriptors and data of a batch the pool has compressed. */
-static int emit_batch(struct kdump_writer *w, struct compress_batch *b, struct page_counts *counts)
+static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batch *b,
+				    struct page_counts *counts)
 {
 	const struct kdump_writer_params *p = w->p;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (b->error) {
 		progress_break(&w->progress);
-		msg_error("%s: %s compression of pfn 0x%" PRIx64 " failed: %s", w->path,
-			  codec_name(p->codec), b->pfn[b->error_index], mdf_strerror(b->error));
-		err = b->error;
+		err = mdf_error(b->error, "%s: %s compression of pfn 0x%" PRIx64 " failed: %s",
+				w->path, codec_name(p->codec), b->pfn[b->error_index],
+				mdf_strerror(b->error));
 	}
 	for (size_t i = 0; i < b->count && !err; i++) {
 		progress_update(&w->progress, w->pages_done, w->part_dumpable);
@@ -569,12 +567,13 @@ static int emit_batch(struct kdump_writer *w, struct compress_batch *b, struct p
 	return err;
 }
 
-/* Writes the oldest batch in flight, if any; 1 when there was none. */
-static int drain_one(struct kdump_writer *w, struct page_counts *counts)
+/* Writes the oldest batch in flight, if any: *@none says there was none. */
+static struct mdf_error *drain_one(struct kdump_writer *w, struct page_counts *counts, bool *none)
 {
 	struct compress_batch *b = compress_pool_next_done(w->pool);
 
-	return b ? emit_batch(w, b, counts) : 1;
+	*none = !b;
+	return b ? emit_batch(w, b, counts) : NULL;
 }
 
 /* Sends the batch being filled to the pool, if it holds pages. */
@@ -591,56 +590,65 @@ static void submit_filling(struct kdump_writer *w)
  * Reads a page into the batch being filled; a full batch goes to the pool,
  * and while every batch is in flight the oldest is written first.
  */
-static int copy_page(struct kdump_writer *w, uint64_t pfn, struct page_counts *counts)
+static struct mdf_error *copy_page(struct kdump_writer *w, uint64_t pfn,
+				   struct page_counts *counts)
 {
 	const struct kdump_writer_params *p = w->p;
 	struct compress_batch *b;
 	int err;
 
 	while (!w->filling && !(w->filling = compress_pool_get(w->pool))) {
-		err = drain_one(w, counts);
-		if (err)
-			return err < 0 ? err : -EIO;
+		bool none;
+		struct mdf_error *drained = drain_one(w, counts, &none);
+
+		if (drained)
+			return drained;
+		/* Cannot be: a pool with no batch free has one in flight. */
+		if (none)
+			return mdf_error(-EIO, "%s: no compression batch is free and none is in "
+					 "flight", w->path);
 	}
 	b = w->filling;
 	err = w->src->read_page(w->src->ctx, pfn, b->pages + b->count * p->page_size);
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
 		progress_break(&w->progress);
-		msg_error("%s: pfn 0x%" PRIx64 " is to be dumped but the input %s", w->path,
-			  pfn, err == -MDF_EEXCLUDED ? "excluded it" : "does not hold it");
+		return mdf_error(err, "%s: pfn 0x%" PRIx64 " is to be dumped but the input %s",
+				 w->path, pfn, err == -MDF_EEXCLUDED ? "excluded it"
+								   : "does not hold it");
 	}
 	if (err)
-		return err;
+		return page_source_error(err);
 	b->pfn[b->count++] = pfn;
 	if (b->count == COMPRESS_BATCH_PAGES)
 		submit_filling(w);
-	return 0;
+	return NULL;
 }
 
 /* The last batch goes to the pool, and every batch in flight is written. */
-static int drain_all(struct kdump_writer *w, struct page_counts *counts)
+static struct mdf_error *drain_all(struct kdump_writer *w, struct page_counts *counts)
 {
-	int err;
+	struct mdf_error *err = NULL;
+	bool none = false;
 
 	submit_filling(w);
-	while (!(err = drain_one(w, counts)))
-		;
-	return err < 0 ? err : 0;
+	while (!err && !none)
+		err = drain_one(w, counts, &none);
+	return err;
 }
 
 /*
  * Copies the pages of [from, to) set in the 2nd bitmap of the cycle
  * starting at @first_pfn.
  */
-static int copy_cycle(struct kdump_writer *w, uint64_t first_pfn, uint64_t from, uint64_t to,
-		      struct page_counts *counts)
+static struct mdf_error *copy_cycle(struct kdump_writer *w, uint64_t first_pfn, uint64_t from,
+				    uint64_t to, struct page_counts *counts)
 {
 	for (size_t byte = (from - first_pfn) / 8; byte < (to - first_pfn + 7) / 8; byte++) {
 		unsigned int bits = w->dumpable[byte];
 
 		while (bits) {
 			uint64_t pfn = first_pfn + byte * 8 + (unsigned int)__builtin_ctz(bits);
-			int err;
+			struct mdf_error *err;
 
 			bits &= bits - 1;
 			if (pfn < from || pfn >= to)
@@ -650,22 +658,22 @@ static int copy_cycle(struct kdump_writer *w, uint64_t first_pfn, uint64_t from,
 				return err;
 		}
 	}
-	return 0;
+	return NULL;
 }
 
 /* The second pass over cycle @i must see the pages the first one saw. */
-static int reclassify_cycle(struct kdump_writer *w, uint64_t i, struct page_counts *counts)
+static struct mdf_error *reclassify_cycle(struct kdump_writer *w, uint64_t i,
+					  struct page_counts *counts)
 {
 	size_t len;
-	int err = classify_cycle(w, i, counts, false, &len);
+	struct mdf_error *err = classify_cycle(w, i, counts, false, &len);
 
 	if (!err && fnv1a64(w->dumpable, len) != w->cycle_hash[i]) {
 		progress_break(&w->progress);
-		msg_error("%s: the pages to dump in pfns 0x%" PRIx64 "-0x%" PRIx64 " changed "
-			  "between the two passes over them; the bitmaps already written would "
-			  "not match the pages", w->path, i * w->p->cycle_pfns,
-			  cycle_end(w, i) - 1);
-		err = -EAGAIN;
+		err = mdf_error(-EAGAIN, "%s: the pages to dump in pfns 0x%" PRIx64 "-0x%" PRIx64
+				" changed between the two passes over them; the bitmaps already "
+				"written would not match the pages", w->path,
+				i * w->p->cycle_pfns, cycle_end(w, i) - 1);
 	}
 	return err;
 }
@@ -674,11 +682,11 @@ static int reclassify_cycle(struct kdump_writer *w, uint64_t i, struct page_coun
  * The second pass: descriptors and page data.  With several cycles each is
  * classified again, and must come out as it did in the first pass.
  */
-static int write_pages(struct kdump_writer *w, struct page_counts *counts)
+static struct mdf_error *write_pages(struct kdump_writer *w, struct page_counts *counts)
 {
 	const struct kdump_writer_params *p = w->p;
 	uint64_t data_start = w->desc_offset + w->pfn_dumpable * sizeof(struct kdump_page_desc);
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	w->desc.what = "the page descriptors";
 	w->desc.offset = w->desc_offset;
@@ -719,15 +727,18 @@ static int write_pages(struct kdump_writer *w, struct page_counts *counts)
  * written again, says where: upstream's layout.  In a flattened stream the
  * sub header's second record comes last, and -R applies it over the first.
  */
-static int write_eraseinfo(struct kdump_writer *w)
+static struct mdf_error *write_eraseinfo(struct kdump_writer *w)
 {
+	struct mdf_error *err = NULL;
 	char *text = NULL;
 	size_t len = 0;
-	int err;
+	int code;
 
 	if (!w->src->eraseinfo)
-		return 0;
-	err = w->src->eraseinfo(w->src->ctx, &text, &len);
+		return NULL;
+	code = w->src->eraseinfo(w->src->ctx, &text, &len);
+	if (code)
+		err = page_source_error(code);
 	if (!err && len) {
 		w->eraseinfo_offset = w->data.offset + w->data.len;
 		w->eraseinfo_size = len;
@@ -743,9 +754,9 @@ static int write_eraseinfo(struct kdump_writer *w)
  * Everything is written: once it is on the disk, the header says the dump
  * is complete, and the file is closed.
  */
-static int finish_output(struct kdump_writer *w)
+static struct mdf_error *finish_output(struct kdump_writer *w)
 {
-	int err = dump_file_sync(&w->file);
+	struct mdf_error *err = dump_file_sync(&w->file);
 
 	if (!err)
 		err = write_disk_header(w, w->status);
@@ -765,10 +776,12 @@ static void abandon_output(struct kdump_writer *w, bool write_failed)
 {
 	bool keep = write_failed && w->copying && dump_file_is_regular(&w->file);
 
+	/* The file's failures here were told (or wait in its fate): only success counts. */
 	if (keep && w->header_final)
-		keep = !dump_file_reopen(&w->file) &&
-		       !write_disk_header(w, w->status | DUMP_DH_COMPRESSED_INCOMPLETE) &&
-		       !dump_file_sync(&w->file);
+		keep = !mdf_error_drop(dump_file_reopen(&w->file)) &&
+		       !mdf_error_drop(write_disk_header(w, w->status |
+							    DUMP_DH_COMPRESSED_INCOMPLETE)) &&
+		       !mdf_error_drop(dump_file_sync(&w->file));
 	if (!keep) {
 		dump_file_discard(&w->file);
 		return;
@@ -776,12 +789,15 @@ static void abandon_output(struct kdump_writer *w, bool write_failed)
 	dump_file_extend(&w->file, w->desc_offset + w->pfn_dumpable * sizeof(struct kdump_page_desc));
 	dump_file_keep(&w->file);
 	if (w->pages_flushed == w->part_dumpable)
-		msg_warn("%s: kept, marked incomplete (DUMP_DH_COMPRESSED_INCOMPLETE): every page "
-			 "was written, but not surely onto the disk", w->path);
+		dump_file_warn_later(&w->file, "%s: kept, marked incomplete "
+				     "(DUMP_DH_COMPRESSED_INCOMPLETE): every page was written, but "
+				     "not surely onto the disk", w->path);
 	else
-		msg_warn("%s: kept incomplete, %" PRIu64 " of %" PRIu64 " pages written: its header "
-			 "says so (DUMP_DH_COMPRESSED_INCOMPLETE) and the descriptors of the pages "
-			 "not written are zero", w->path, w->pages_flushed, w->part_dumpable);
+		dump_file_warn_later(&w->file, "%s: kept incomplete, %" PRIu64 " of %" PRIu64
+				     " pages written: its header says so "
+				     "(DUMP_DH_COMPRESSED_INCOMPLETE) and the descriptors of the "
+				     "pages not written are zero", w->path, w->pages_flushed,
+				     w->part_dumpable);
 }
 
 static void free_writer(struct kdump_writer *w)
@@ -794,11 +810,12 @@ static void free_writer(struct kdump_writer *w)
 	free(w->data.buf);
 }
 
-int kdump_write(const struct kdump_writer_params *p, const struct kdump_page_source *src,
-		struct page_counts *counts, struct kdump_write_result *result)
+struct mdf_error *kdump_write(const struct kdump_writer_params *p,
+			      const struct kdump_page_source *src, struct page_counts *counts,
+			      struct kdump_write_result *result)
 {
 	struct kdump_writer w = { .p = p, .src = src };
-	int err;
+	struct mdf_error *err;
 
 	/* Messages before the file exists name it as it will be named. */
 	w.path = p->path && strcmp(p->path, "-") ? p->path : "standard output";
@@ -828,6 +845,7 @@ int kdump_write(const struct kdump_writer_params *p, const struct kdump_page_sou
 	} else {
 		abandon_output(&w, w.file.error != 0);
 	}
+	result->fate = w.file.fate;
 	free_writer(&w);
 	return err;
 }

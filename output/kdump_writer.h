@@ -18,7 +18,9 @@
 
 #include "codec/codec.h"
 #include "input/kdump_format.h"
+#include "output/dump_file.h"
 #include "scan/page_scan.h"
+#include "util/error.h"
 
 struct kdump_writer_params {
 	/* The dump file; NULL or "-" for standard output. */
@@ -71,6 +73,14 @@ struct kdump_writer_params {
  * read_page() reads one page; it returns 0 or a negative errno, and prints
  * its own message for any error but -MDF_EEXCLUDED and -MDF_ENOTDUMPED,
  * which the writer words (as input_read_page() does).
+ *
+ * The callbacks return ints and print their own messages, for they belong
+ * to the layers that make the pages: a negative return is an error
+ * already said.  The writers pass it on as page_source_error(), an error
+ * with the callback's code and nothing more to say, which the caller that
+ * would print it drops (page_source_said()).  They add words of their own
+ * only to a page to dump that read_page() says is excluded or not in the
+ * dump (and mem_usage_count() to any page it cannot read).
  */
 struct kdump_page_source {
 	int (*classify)(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
@@ -83,6 +93,11 @@ struct kdump_page_source {
 	int (*eraseinfo)(void *ctx, char **text, size_t *len);
 	void *ctx;
 };
+
+/* A page source's failure, with its @code: its message is out already. */
+struct mdf_error *page_source_error(int code);
+/* Whether @err is one of those, for the caller to drop rather than print. */
+bool page_source_said(const struct mdf_error *err);
 
 struct kdump_write_result {
 	/* Pfns set in the 1st bitmap ("Original pages" of the report). */
@@ -97,6 +112,11 @@ struct kdump_write_result {
 	 * included, the unwritten gaps of a regular file not.
 	 */
 	uint64_t bytes_written;
+	/*
+	 * After a failure, what became of the file, to be told after the
+	 * error (dump_file_fate_tell()).
+	 */
+	struct dump_file_fate fate;
 };
 
 /*
@@ -111,15 +131,17 @@ struct kdump_write_result {
  * else is written and synced, so that a dump cut short by anything, a
  * kill included, never looks complete.
  *
- * Returns 0, or a negative errno after one message saying what failed
- * and how far the writing got.  When writing the file failed (a full
+ * Returns NULL, or one error saying what failed and how far the writing
+ * got (or page_source_error()).  When writing the file failed (a full
  * disk, an I/O error, a failed fsync or close), a regular file whose
  * header made it to the disk is kept, incomplete and marked so, with
  * descriptors only for pages whose data is in it, as upstream leaves a
- * dump on a full disk; any other failure removes it.
+ * dump on a full disk, and @result->fate says so; any other failure
+ * removes it.
  */
-int kdump_write(const struct kdump_writer_params *p, const struct kdump_page_source *src,
-		struct page_counts *counts, struct kdump_write_result *result);
+struct mdf_error *kdump_write(const struct kdump_writer_params *p,
+			      const struct kdump_page_source *src, struct page_counts *counts,
+			      struct kdump_write_result *result);
 
 /*
  * The number of CPUs upstream records for an ELF input: the NT_PRSTATUS

@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "output/mem_usage.h"
+#include "util/error.h"
 #include "util/message.h"
 #include "util/zero_page.h"
 
-static int count_cycle(const struct kdump_page_source *src, uint64_t start, uint64_t end,
-		       uint8_t *present, uint8_t *dumpable, unsigned char *page,
-		       struct mem_usage *u)
+static struct mdf_error *count_cycle(const struct kdump_page_source *src, uint64_t start,
+				     uint64_t end, uint8_t *present, uint8_t *dumpable,
+				     unsigned char *page, struct mem_usage *u)
 {
 	size_t len = (size_t)((end - start + 7) / 8);
 	int err;
@@ -21,7 +22,7 @@ static int count_cycle(const struct kdump_page_source *src, uint64_t start, uint
 	memset(dumpable, 0, len);
 	err = src->classify(src->ctx, start, end, present, dumpable, &u->counts);
 	if (err)
-		return err;
+		return page_source_error(err);
 	for (uint64_t pfn = start; pfn < end; pfn++) {
 		uint64_t bit = pfn - start;
 
@@ -29,31 +30,28 @@ static int count_cycle(const struct kdump_page_source *src, uint64_t start, uint
 		if (!(dumpable[bit / 8] >> (bit % 8) & 1))
 			continue;
 		err = src->read_page(src->ctx, pfn, page);
-		if (err) {
-			msg_error("cannot read pfn 0x%" PRIx64 " to see whether it is zero: %s", pfn,
-				  mdf_strerror(err));
-			return err;
-		}
+		/* Worded here even if the source said it: the count names the pfn it needed. */
+		if (err)
+			return mdf_error(err, "cannot read pfn 0x%" PRIx64 " to see whether it is "
+					 "zero: %s", pfn, mdf_strerror(err));
 		u->counts.zero += page_is_zero(page, u->page_size);
 	}
-	return 0;
+	return NULL;
 }
 
-int mem_usage_count(const struct kdump_page_source *src, uint64_t max_pfn, uint64_t cycle_pfns,
-		    uint32_t page_size, struct mem_usage *out)
+struct mdf_error *mem_usage_count(const struct kdump_page_source *src, uint64_t max_pfn,
+				  uint64_t cycle_pfns, uint32_t page_size, struct mem_usage *out)
 {
 	uint64_t cycle = cycle_pfns < max_pfn ? cycle_pfns : max_pfn;
 	uint8_t *present = malloc((size_t)((cycle + 7) / 8));
 	uint8_t *dumpable = malloc((size_t)((cycle + 7) / 8));
 	unsigned char *page = malloc(page_size);
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->page_size = page_size;
-	if (!present || !dumpable || !page) {
-		msg_error("no memory for bitmaps of %" PRIu64 " pfns", cycle);
-		err = -ENOMEM;
-	}
+	if (!present || !dumpable || !page)
+		err = mdf_error(-ENOMEM, "no memory for bitmaps of %" PRIu64 " pfns", cycle);
 	for (uint64_t start = 0; start < max_pfn && !err; start += cycle)
 		err = count_cycle(src, start, max_pfn - start < cycle ? max_pfn : start + cycle,
 				  present, dumpable, page, out);

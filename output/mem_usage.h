@@ -24,10 +24,11 @@ struct mem_usage {
 /*
  * Classifies [0, @max_pfn) through @src, @cycle_pfns at a time, at the
  * dump level @src classifies for, and reads each page left to find the
- * zero ones.  Returns 0 or a negative errno after a message.
+ * zero ones.  Returns NULL or an error (page_source_error() for the
+ * source's classification).
  */
-int mem_usage_count(const struct kdump_page_source *src, uint64_t max_pfn, uint64_t cycle_pfns,
-		    uint32_t page_size, struct mem_usage *out);
+struct mdf_error *mem_usage_count(const struct kdump_page_source *src, uint64_t max_pfn,
+				  uint64_t cycle_pfns, uint32_t page_size, struct mem_usage *out);
 
 /* Prints upstream's table at the common message level. */
 void mem_usage_print(const struct mem_usage *u);

@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "output/outfile.h"
-#include "util/message.h"
+#include "util/error.h"
 
-int outfile_create(struct outfile *out, const char *path, bool force)
+struct mdf_error *outfile_create(struct outfile *out, const char *path, bool force)
 {
 	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
 	struct stat st;
@@ -20,7 +20,7 @@ int outfile_create(struct outfile *out, const char *path, bool force)
 		out->is_stdout = true;
 		out->fd = STDOUT_FILENO;
 		out->stream = stdout;
-		return 0;
+		return NULL;
 	}
 	out->path = path;
 	out->fd = open(path, flags, 0600);
@@ -28,60 +28,56 @@ int outfile_create(struct outfile *out, const char *path, bool force)
 		int err = errno;
 
 		if (err == EEXIST)
-			msg_error("%s: already exists; use -f to overwrite it", path);
-		else
-			msg_error("%s: cannot create: %s", path, strerror(err));
-		return -err;
+			return mdf_error(-err, "%s: already exists; use -f to overwrite it", path);
+		return mdf_error(-err, "%s: cannot create: %s", path, strerror(err));
 	}
 	out->is_regular = fstat(out->fd, &st) == 0 && S_ISREG(st.st_mode);
 	out->stream = fdopen(out->fd, "w");
 	if (!out->stream) {
 		int err = errno;
 
-		msg_error("%s: %s", path, strerror(err));
 		outfile_abort(out);
-		return -err;
+		return mdf_error(-err, "%s: %s", path, strerror(err));
 	}
-	return 0;
+	return NULL;
 }
 
-int outfile_sync(struct outfile *out)
+struct mdf_error *outfile_sync(struct outfile *out)
 {
 	if (fflush(out->stream) != 0) {
 		int err = errno;
 
-		msg_error("%s: write failed: %s", out->path, strerror(err));
-		return -err;
+		return mdf_error(-err, "%s: write failed: %s", out->path, strerror(err));
 	}
 	/* EINVAL: a device or pipe that cannot be synced has nothing to lose. */
 	if (!out->is_stdout && fsync(out->fd) != 0 && errno != EINVAL) {
 		int err = errno;
 
-		msg_error("%s: cannot sync the written data to the device (fsync): %s", out->path,
-			  strerror(err));
-		return -err;
+		return mdf_error(-err, "%s: cannot sync the written data to the device (fsync): %s",
+				 out->path, strerror(err));
 	}
-	return 0;
+	return NULL;
 }
 
-int outfile_close(struct outfile *out)
+struct mdf_error *outfile_close(struct outfile *out)
 {
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (out->is_stdout || out->fd < 0)
-		return 0;
+		return NULL;
 	if ((out->stream ? fclose(out->stream) : close(out->fd)) != 0) {
-		err = errno;
-		msg_error("%s: closing it failed: %s", out->path, strerror(err));
+		int code = errno;
+
+		err = mdf_error(-code, "%s: closing it failed: %s", out->path, strerror(code));
 	}
 	out->stream = NULL;
 	out->fd = -1;
-	return -err;
+	return err;
 }
 
-int outfile_finish(struct outfile *out)
+struct mdf_error *outfile_finish(struct outfile *out)
 {
-	int err = outfile_sync(out);
+	struct mdf_error *err = outfile_sync(out);
 
 	if (!err)
 		err = outfile_close(out);

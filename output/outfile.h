@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "util/error.h"
+
 struct outfile {
 	const char *path;
 	int fd;
@@ -21,14 +23,14 @@ struct outfile {
 	bool is_regular;
 };
 
-/* Opens @path, or stdout when @path is NULL or "-". */
-int outfile_create(struct outfile *out, const char *path, bool force);
-/* Flushes the stream and, but for stdout, fsyncs; says which failed, and why. */
-int outfile_sync(struct outfile *out);
-/* Closes (not stdout), saying why if that fails; removes nothing. */
-int outfile_close(struct outfile *out);
+/* Opens @path, or stdout when @path is NULL or "-"; the error names the file. */
+struct mdf_error *outfile_create(struct outfile *out, const char *path, bool force);
+/* Flushes the stream and, but for stdout, fsyncs; the error says which failed, and why. */
+struct mdf_error *outfile_sync(struct outfile *out);
+/* Closes (not stdout), the error saying why if that fails; removes nothing. */
+struct mdf_error *outfile_close(struct outfile *out);
 /* outfile_sync() and outfile_close(); a failure removes the file. */
-int outfile_finish(struct outfile *out);
+struct mdf_error *outfile_finish(struct outfile *out);
 /* Closes and removes a file that will not be completed. */
 void outfile_abort(struct outfile *out);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "output/split.h"
+#include "util/error.h"
 #include "util/message.h"
 
 struct split_count {
@@ -25,8 +26,8 @@ struct split_count {
 	uint8_t *dumpable;
 };
 
-static int count_cycle(struct split_count *c, const struct kdump_page_source *src,
-		       uint64_t start, uint64_t end)
+static struct mdf_error *count_cycle(struct split_count *c, const struct kdump_page_source *src,
+				     uint64_t start, uint64_t end)
 {
 	size_t len = (size_t)((end - start + 7) / 8);
 	struct page_counts scratch = { 0 };
@@ -36,7 +37,7 @@ static int count_cycle(struct split_count *c, const struct kdump_page_source *sr
 	memset(c->dumpable, 0, len);
 	err = src->classify(src->ctx, start, end, c->present, c->dumpable, &scratch);
 	if (err)
-		return err;
+		return page_source_error(err);
 	for (uint64_t pfn = start; pfn < end; pfn++) {
 		if (!(c->dumpable[(pfn - start) / 8] >> ((pfn - start) % 8) & 1))
 			continue;
@@ -44,7 +45,7 @@ static int count_cycle(struct split_count *c, const struct kdump_page_source *sr
 		if (pfn < c->whole_end)
 			c->block_pages[pfn / c->pfns_per_block]++;
 	}
-	return 0;
+	return NULL;
 }
 
 /* Upstream's division: each part but the last takes blocks until its share is met. */
@@ -71,13 +72,13 @@ static void divide(const struct split_count *c, uint64_t max_pfn, unsigned int n
 	parts[nr_parts - 1].end_pfn = max_pfn;
 }
 
-int split_plan(const struct kdump_page_source *src, uint64_t max_pfn, uint64_t cycle_pfns,
-	       uint32_t page_size, uint64_t block_bytes, unsigned int nr_parts,
-	       struct split_part *parts)
+struct mdf_error *split_plan(const struct kdump_page_source *src, uint64_t max_pfn,
+			     uint64_t cycle_pfns, uint32_t page_size, uint64_t block_bytes,
+			     unsigned int nr_parts, struct split_part *parts)
 {
 	struct split_count c = { 0 };
 	uint64_t cycle = cycle_pfns < max_pfn ? cycle_pfns : max_pfn;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	c.pfns_per_block = block_bytes / page_size;
 	c.nr_blocks = max_pfn / c.pfns_per_block + (max_pfn % c.pfns_per_block != 0);
@@ -86,8 +87,8 @@ int split_plan(const struct kdump_page_source *src, uint64_t max_pfn, uint64_t c
 	c.present = malloc((size_t)((cycle + 7) / 8));
 	c.dumpable = malloc((size_t)((cycle + 7) / 8));
 	if (!c.block_pages || !c.present || !c.dumpable) {
-		msg_error("no memory to count the pages of %" PRIu64 " split blocks", c.nr_blocks);
-		err = -ENOMEM;
+		err = mdf_error(-ENOMEM, "no memory to count the pages of %" PRIu64 " split blocks",
+				c.nr_blocks);
 		goto out;
 	}
 	for (uint64_t start = 0; start < max_pfn && !err; start += cycle)

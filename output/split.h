@@ -29,10 +29,11 @@ struct split_part {
  * time, and divides them into @nr_parts ranges (@nr_parts >= 2), in pfn
  * order, that cover them all; a part may be empty when one block holds
  * more than a part's share.  @block_bytes is a non-zero multiple of
- * @page_size.  Returns 0 or a negative errno after a message.
+ * @page_size.  Returns NULL or an error (page_source_error() for the
+ * source's).
  */
-int split_plan(const struct kdump_page_source *src, uint64_t max_pfn, uint64_t cycle_pfns,
-	       uint32_t page_size, uint64_t block_bytes, unsigned int nr_parts,
-	       struct split_part *parts);
+struct mdf_error *split_plan(const struct kdump_page_source *src, uint64_t max_pfn,
+			     uint64_t cycle_pfns, uint32_t page_size, uint64_t block_bytes,
+			     unsigned int nr_parts, struct split_part *parts);
 
 #endif

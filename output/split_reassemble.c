@@ -36,6 +36,7 @@
 #include "output/report.h"
 #include "output/split_reassemble.h"
 #include "scan/page_scan.h"
+#include "util/error.h"
 #include "util/message.h"
 
 #define STREAM_BUFFER_SIZE (4u << 20)
@@ -83,8 +84,8 @@ struct reassembly {
 	struct progress progress;
 };
 
-static int read_part(const struct part *p, void *buf, size_t len, uint64_t offset,
-		     const char *what)
+static struct mdf_error *read_part(const struct part *p, void *buf, size_t len, uint64_t offset,
+				   const char *what)
 {
 	size_t done = 0;
 
@@ -96,49 +97,43 @@ static int read_part(const struct part *p, void *buf, size_t len, uint64_t offse
 		if (n < 0) {
 			int err = errno;
 
-			msg_error("%s: cannot read %s at offset 0x%" PRIx64 ": %s", p->path, what,
-				  offset + done, strerror(err));
-			return -err;
+			return mdf_error(-err, "%s: cannot read %s at offset 0x%" PRIx64 ": %s",
+					 p->path, what, offset + done, strerror(err));
 		}
-		if (n == 0) {
-			msg_error("%s: the file ends at 0x%" PRIx64 ", inside %s (0x%zx bytes at "
-				  "0x%" PRIx64 "): truncated?", p->path, offset + done, what, len,
-				  offset);
-			return -MDF_ECORRUPT;
-		}
+		if (n == 0)
+			return mdf_error(-MDF_ECORRUPT, "%s: the file ends at 0x%" PRIx64 ", inside "
+					 "%s (0x%zx bytes at 0x%" PRIx64 "): truncated?", p->path,
+					 offset + done, what, len, offset);
 		done += (size_t)n;
 	}
-	return 0;
+	return NULL;
 }
 
 /* Opens a part and reads its headers; the split fields say which pfns it holds. */
-static int open_part(struct part *p)
+static struct mdf_error *open_part(struct part *p)
 {
+	struct mdf_error *err;
 	struct stat st;
 	int32_t version;
-	int err;
 
 	p->fd = open(p->path, O_RDONLY | O_CLOEXEC);
 	if (p->fd < 0) {
-		err = errno;
-		msg_error("%s: cannot open: %s", p->path, strerror(err));
-		return -err;
+		int code = errno;
+
+		return mdf_error(-code, "%s: cannot open: %s", p->path, strerror(code));
 	}
 	if (fstat(p->fd, &st) == 0)
 		p->file_size = (uint64_t)st.st_size;
 	err = read_part(p, &p->dh, sizeof(p->dh), 0, "the disk header");
 	if (err)
 		return err;
-	if (memcmp(p->dh.signature, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN)) {
-		msg_error("%s: not a kdump-compressed dump (no \"%s\" signature)", p->path,
-			  KDUMP_SIGNATURE);
-		return -EINVAL;
-	}
+	if (memcmp(p->dh.signature, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN))
+		return mdf_error(-EINVAL, "%s: not a kdump-compressed dump (no \"%s\" signature)",
+				 p->path, KDUMP_SIGNATURE);
 	version = (int32_t)le32toh((uint32_t)p->dh.header_version);
-	if (version < 2) {
-		msg_error("%s: header version %" PRId32 " has no split fields", p->path, version);
-		return -EINVAL;
-	}
+	if (version < 2)
+		return mdf_error(-EINVAL, "%s: header version %" PRId32 " has no split fields",
+				 p->path, version);
 	err = read_part(p, &p->sh, sizeof(p->sh), le32toh((uint32_t)p->dh.block_size),
 			"the sub header");
 	if (err)
@@ -146,12 +141,12 @@ static int open_part(struct part *p)
 	p->start_pfn = version >= 6 ? le64toh(p->sh.start_pfn_64) : le64toh(p->sh.start_pfn);
 	p->end_pfn = version >= 6 ? le64toh(p->sh.end_pfn_64) : le64toh(p->sh.end_pfn);
 	p->incomplete = le32toh(p->dh.status) & DUMP_DH_COMPRESSED_INCOMPLETE;
-	return 0;
+	return NULL;
 }
 
 /* The bitmaps of two parts, compared a piece at a time. */
-static int same_bitmaps(struct reassembly *r, const struct part *a, const struct part *b,
-			bool *same)
+static struct mdf_error *same_bitmaps(struct reassembly *r, const struct part *a,
+				      const struct part *b, bool *same)
 {
 	uint64_t offset = (1 + (uint64_t)le32toh((uint32_t)a->dh.sub_hdr_size)) *
 			  le32toh((uint32_t)a->dh.block_size);
@@ -161,7 +156,7 @@ static int same_bitmaps(struct reassembly *r, const struct part *a, const struct
 	*same = true;
 	for (uint64_t done = 0; done < len && *same; done += COPY_CHUNK) {
 		size_t chunk = len - done < COPY_CHUNK ? (size_t)(len - done) : COPY_CHUNK;
-		int err = read_part(a, r->data, chunk, offset + done, "the bitmaps");
+		struct mdf_error *err = read_part(a, r->data, chunk, offset + done, "the bitmaps");
 
 		if (!err)
 			err = read_part(b, other, chunk, offset + done, "the bitmaps");
@@ -169,7 +164,7 @@ static int same_bitmaps(struct reassembly *r, const struct part *a, const struct
 			return err;
 		*same = !memcmp(r->data, other, chunk);
 	}
-	return 0;
+	return NULL;
 }
 
 /*
@@ -177,11 +172,12 @@ static int same_bitmaps(struct reassembly *r, const struct part *a, const struct
  * the sub header's facts and the bitmaps; upstream compares only the
  * first, and would put together parts dumped at different levels.
  */
-static int check_same_dump(struct reassembly *r, const struct part *a, const struct part *b)
+static struct mdf_error *check_same_dump(struct reassembly *r, const struct part *a,
+					 const struct part *b)
 {
 	struct kdump_disk_header x = a->dh, y = b->dh;
+	struct mdf_error *err;
 	bool same;
-	int err;
 
 	x.status &= htole32(~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE);
 	y.status &= htole32(~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE);
@@ -193,12 +189,10 @@ static int check_same_dump(struct reassembly *r, const struct part *a, const str
 		if (err)
 			return err;
 	}
-	if (!same) {
-		msg_error("%s: its headers or bitmaps differ from those of %s: not a part of the "
-			  "same split dump", b->path, a->path);
-		return -EINVAL;
-	}
-	return 0;
+	if (!same)
+		return mdf_error(-EINVAL, "%s: its headers or bitmaps differ from those of %s: not a "
+				 "part of the same split dump", b->path, a->path);
+	return NULL;
 }
 
 static int compare_parts(const void *a, const void *b)
@@ -211,7 +205,7 @@ static int compare_parts(const void *a, const void *b)
 }
 
 /* Sorts the parts by pfn and checks that they cover [0, max_mapnr) exactly once. */
-static int check_coverage(struct reassembly *r)
+static struct mdf_error *check_coverage(struct reassembly *r)
 {
 	uint64_t end = 0;
 
@@ -219,28 +213,24 @@ static int check_coverage(struct reassembly *r)
 	for (unsigned int i = 0; i < r->nr_parts; i++) {
 		const struct part *p = &r->parts[i];
 
-		if (p->start_pfn != end || p->end_pfn < p->start_pfn) {
-			msg_error("%s: holds pfns 0x%" PRIx64 "-0x%" PRIx64 ", but the parts before "
-				  "it end at 0x%" PRIx64 ": no part holds pfns 0x%" PRIx64 "-0x%"
-				  PRIx64 ", or two hold them", p->path, p->start_pfn, p->end_pfn, end,
-				  end, p->start_pfn);
-			return -EINVAL;
-		}
+		if (p->start_pfn != end || p->end_pfn < p->start_pfn)
+			return mdf_error(-EINVAL, "%s: holds pfns 0x%" PRIx64 "-0x%" PRIx64 ", but the "
+					 "parts before it end at 0x%" PRIx64 ": no part holds pfns "
+					 "0x%" PRIx64 "-0x%" PRIx64 ", or two hold them", p->path,
+					 p->start_pfn, p->end_pfn, end, end, p->start_pfn);
 		end = p->end_pfn;
 	}
-	if (end != r->max_mapnr) {
-		msg_error("the parts end at pfn 0x%" PRIx64 " but the dump has 0x%" PRIx64
-			  " pfns: a part is missing", end, r->max_mapnr);
-		return -EINVAL;
-	}
-	return 0;
+	if (end != r->max_mapnr)
+		return mdf_error(-EINVAL, "the parts end at pfn 0x%" PRIx64 " but the dump has 0x%"
+				 PRIx64 " pfns: a part is missing", end, r->max_mapnr);
+	return NULL;
 }
 
-static int open_parts(struct reassembly *r)
+static struct mdf_error *open_parts(struct reassembly *r)
 {
 	const struct part *first;
+	struct mdf_error *err;
 	int32_t version;
-	int err;
 
 	for (unsigned int i = 0; i < r->nr_parts; i++) {
 		err = open_part(&r->parts[i]);
@@ -257,21 +247,20 @@ static int open_parts(struct reassembly *r)
 				    : le32toh(first->dh.max_mapnr);
 	if (r->block_size < 1024 || r->block_size > (1u << 20) ||
 	    (r->block_size & (r->block_size - 1)) || r->max_mapnr == 0 ||
-	    r->max_mapnr > (uint64_t)le32toh(first->dh.bitmap_blocks) / 2 * r->block_size * 8) {
-		msg_error("%s: block size %" PRIu32 ", %" PRIu64 " pfns and %" PRIu32 " bitmap "
-			  "blocks do not make a dump", first->path, r->block_size, r->max_mapnr,
-			  le32toh(first->dh.bitmap_blocks));
-		return -MDF_ECORRUPT;
-	}
+	    r->max_mapnr > (uint64_t)le32toh(first->dh.bitmap_blocks) / 2 * r->block_size * 8)
+		return mdf_error(-MDF_ECORRUPT, "%s: block size %" PRIu32 ", %" PRIu64 " pfns and %"
+				 PRIu32 " bitmap blocks do not make a dump", first->path,
+				 r->block_size, r->max_mapnr, le32toh(first->dh.bitmap_blocks));
 	return check_coverage(r);
 }
 
 /* Copies @len bytes at @offset of part 1 to the same place in the result. */
-static int copy_same(struct reassembly *r, uint64_t offset, uint64_t len, const char *what)
+static struct mdf_error *copy_same(struct reassembly *r, uint64_t offset, uint64_t len,
+				   const char *what)
 {
 	for (uint64_t done = 0; done < len;) {
 		size_t chunk = len - done < COPY_CHUNK ? (size_t)(len - done) : COPY_CHUNK;
-		int err = read_part(&r->parts[0], r->data, chunk, offset + done, what);
+		struct mdf_error *err = read_part(&r->parts[0], r->data, chunk, offset + done, what);
 
 		if (!err)
 			err = dump_file_write(&r->file, offset + done, r->data, chunk, what);
@@ -279,13 +268,13 @@ static int copy_same(struct reassembly *r, uint64_t offset, uint64_t len, const 
 			return err;
 		done += chunk;
 	}
-	return 0;
+	return NULL;
 }
 
-static int write_disk_header(struct reassembly *r, bool incomplete)
+static struct mdf_error *write_disk_header(struct reassembly *r, bool incomplete)
 {
 	struct kdump_disk_header dh = r->parts[0].dh;
-	int err;
+	struct mdf_error *err;
 
 	dh.status &= htole32(~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE);
 	if (incomplete)
@@ -297,8 +286,8 @@ static int write_disk_header(struct reassembly *r, bool incomplete)
 	return err;
 }
 
-static int write_sub_header(struct reassembly *r, uint64_t eraseinfo_offset,
-			    uint64_t eraseinfo_size)
+static struct mdf_error *write_sub_header(struct reassembly *r, uint64_t eraseinfo_offset,
+					  uint64_t eraseinfo_size)
 {
 	struct kdump_sub_header sh = r->parts[0].sh;
 
@@ -315,23 +304,22 @@ static int write_sub_header(struct reassembly *r, uint64_t eraseinfo_offset,
 }
 
 /* Headers, notes and bitmaps, from part 1; the 2nd bitmap is kept. */
-static int write_headers(struct reassembly *r)
+static struct mdf_error *write_headers(struct reassembly *r)
 {
 	const struct part *first = &r->parts[0];
 	uint64_t sub_hdr_blocks = (uint64_t)le32toh((uint32_t)first->dh.sub_hdr_size);
 	uint64_t note_size = le64toh(first->sh.size_note);
 	uint64_t info_size = le64toh(first->sh.size_vmcoreinfo);
-	int err;
+	struct mdf_error *err;
 
 	r->dump_level = (int32_t)le32toh((uint32_t)first->sh.dump_level);
 	r->bitmap_offset = (1 + sub_hdr_blocks) * r->block_size;
 	r->bitmap_len = (uint64_t)le32toh(first->dh.bitmap_blocks) * r->block_size;
 	r->desc_offset = r->bitmap_offset + r->bitmap_len;
 	r->bitmap2 = malloc((size_t)((r->max_mapnr + 7) / 8));
-	if (!r->bitmap2) {
-		msg_error("no memory for the 2nd bitmap of %" PRIu64 " pfns", r->max_mapnr);
-		return -ENOMEM;
-	}
+	if (!r->bitmap2)
+		return mdf_error(-ENOMEM, "no memory for the 2nd bitmap of %" PRIu64 " pfns",
+				 r->max_mapnr);
 	err = write_disk_header(r, true);
 	if (!err)
 		err = write_sub_header(r, 0, 0);
@@ -352,14 +340,14 @@ static int write_headers(struct reassembly *r)
 	if (r->max_mapnr % 8)
 		r->nr_dumpable -= (uint64_t)__builtin_popcount(
 			r->bitmap2[r->max_mapnr / 8] >> (r->max_mapnr % 8));
-	return 0;
+	return NULL;
 }
 
 /* Writes the queued data, then the descriptors that point into it. */
-static int flush(struct reassembly *r)
+static struct mdf_error *flush(struct reassembly *r)
 {
 	size_t desc_bytes = r->desc_count * sizeof(*r->desc);
-	int err;
+	struct mdf_error *err;
 
 	snprintf(r->file.where, sizeof(r->file.where), ", at page %" PRIu64 " of %" PRIu64,
 		 r->pages_done, r->nr_dumpable);
@@ -368,13 +356,13 @@ static int flush(struct reassembly *r)
 		uint64_t data_end = r->data_offset + r->file.failed_done;
 		size_t valid = 0;
 
-		/* The descriptors of data that did make it are worth writing. */
+		/* The descriptors of data that did make it are worth writing; once. */
 		while (valid < r->desc_count &&
 		       le64toh((uint64_t)r->desc[valid].offset) + le32toh(r->desc[valid].size) <=
 			       data_end)
 			valid++;
-		dump_file_write(&r->file, r->desc_next, r->desc, valid * sizeof(*r->desc),
-				"the page descriptors");
+		mdf_error_drop(dump_file_write(&r->file, r->desc_next, r->desc,
+					       valid * sizeof(*r->desc), "the page descriptors"));
 		return err;
 	}
 	err = dump_file_write(&r->file, r->desc_next, r->desc, desc_bytes, "the page descriptors");
@@ -385,10 +373,11 @@ static int flush(struct reassembly *r)
 	return err;
 }
 
-static int queue(struct reassembly *r, const struct kdump_page_desc *pd, const void *data)
+static struct mdf_error *queue(struct reassembly *r, const struct kdump_page_desc *pd,
+				const void *data)
 {
 	uint32_t size = data ? le32toh(pd->size) : 0;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (r->desc_count == STREAM_BUFFER_SIZE / sizeof(*r->desc) ||
 	    r->data_len + size > STREAM_BUFFER_SIZE)
@@ -403,7 +392,7 @@ static int queue(struct reassembly *r, const struct kdump_page_desc *pd, const v
 	}
 	r->desc_count++;
 	r->pages_done++;
-	return 0;
+	return NULL;
 }
 
 /*
@@ -411,13 +400,14 @@ static int queue(struct reassembly *r, const struct kdump_page_desc *pd, const v
  * part lacks gets a zero descriptor, which readers of an incomplete dump
  * take for an excluded page.
  */
-static int copy_page(struct reassembly *r, const struct part *p, uint64_t pfn, uint64_t pos)
+static struct mdf_error *copy_page(struct reassembly *r, const struct part *p, uint64_t pfn,
+				   uint64_t pos)
 {
 	static const struct kdump_page_desc missing;
 	struct kdump_page_desc pd;
+	struct mdf_error *err;
 	uint64_t offset;
 	uint32_t size;
-	int err;
 
 	err = read_part(p, &pd, sizeof(pd), pos, "a page descriptor");
 	if (err)
@@ -434,18 +424,18 @@ static int copy_page(struct reassembly *r, const struct part *p, uint64_t pfn, u
 			r->pages_missing++;
 			return queue(r, &missing, NULL);
 		}
-		msg_error("%s: the descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64 " says %"
-			  PRIu32 " bytes at 0x%" PRIx64 ", which the file (size %" PRIu64 ") "
-			  "does not hold", p->path, pfn, pos, size, offset, p->file_size);
-		return -MDF_ECORRUPT;
+		return mdf_error(-MDF_ECORRUPT, "%s: the descriptor of pfn 0x%" PRIx64 " at offset "
+				 "0x%" PRIx64 " says %" PRIu32 " bytes at 0x%" PRIx64 ", which the "
+				 "file (size %" PRIu64 ") does not hold", p->path, pfn, pos, size,
+				 offset, p->file_size);
 	}
 	err = read_part(p, r->page, size, offset, "page data");
 	return err ? err : queue(r, &pd, r->page);
 }
 
-static int copy_pages(struct reassembly *r)
+static struct mdf_error *copy_pages(struct reassembly *r)
 {
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	r->zero_offset = r->desc_offset + r->nr_dumpable * sizeof(struct kdump_page_desc);
 	r->data_offset = r->zero_offset;
@@ -476,10 +466,10 @@ static int copy_pages(struct reassembly *r)
 }
 
 /* The parts' erase information, one after the other, after the data. */
-static int copy_eraseinfo(struct reassembly *r)
+static struct mdf_error *copy_eraseinfo(struct reassembly *r)
 {
 	uint64_t start = r->data_offset, offset = start;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	for (unsigned int i = 0; i < r->nr_parts && !err; i++) {
 		const struct part *p = &r->parts[i];
@@ -501,9 +491,9 @@ static int copy_eraseinfo(struct reassembly *r)
 	return err;
 }
 
-static int finish(struct reassembly *r)
+static struct mdf_error *finish(struct reassembly *r)
 {
-	int err = dump_file_sync(&r->file);
+	struct mdf_error *err = dump_file_sync(&r->file);
 
 	if (!err)
 		err = write_disk_header(r, r->incomplete);
@@ -517,32 +507,34 @@ static void abandon(struct reassembly *r)
 {
 	bool keep = r->file.error && r->header_written && dump_file_is_regular(&r->file);
 
+	/* The file's failures here were told (or wait in its fate): only success counts. */
 	if (keep && !r->file.is_open)
-		keep = !dump_file_reopen(&r->file);
+		keep = !mdf_error_drop(dump_file_reopen(&r->file));
 	if (keep)
-		keep = !write_disk_header(r, true);
+		keep = !mdf_error_drop(write_disk_header(r, true));
 	if (!keep) {
 		dump_file_discard(&r->file);
 		return;
 	}
 	dump_file_keep(&r->file);
-	msg_warn("%s: kept incomplete, %" PRIu64 " of %" PRIu64 " pages copied: its header says "
-		 "so (DUMP_DH_COMPRESSED_INCOMPLETE)", r->out_path, r->pages_done, r->nr_dumpable);
+	dump_file_warn_later(&r->file, "%s: kept incomplete, %" PRIu64 " of %" PRIu64 " pages "
+			     "copied: its header says so (DUMP_DH_COMPRESSED_INCOMPLETE)",
+			     r->out_path, r->pages_done, r->nr_dumpable);
 }
 
-int reassemble_dumpfiles(const char *const *paths, unsigned int nr_parts, const char *out_path,
-			 bool force)
+struct mdf_error *reassemble_dumpfiles(const char *const *paths, unsigned int nr_parts,
+				       const char *out_path, bool force,
+				       struct dump_file_fate *fate)
 {
 	struct reassembly r = { .nr_parts = nr_parts, .out_path = out_path };
-	int err;
+	struct mdf_error *err;
 
 	r.parts = calloc(nr_parts, sizeof(*r.parts));
 	r.data = malloc(STREAM_BUFFER_SIZE);
 	r.desc = malloc(STREAM_BUFFER_SIZE);
 	r.page = malloc(1u << 20);
 	if (!r.parts || !r.data || !r.desc || !r.page) {
-		msg_error("no memory to reassemble %u dump files", nr_parts);
-		err = -ENOMEM;
+		err = mdf_error(-ENOMEM, "no memory to reassemble %u dump files", nr_parts);
 		goto out;
 	}
 	for (unsigned int i = 0; i < nr_parts; i++) {
@@ -568,6 +560,7 @@ int reassemble_dumpfiles(const char *const *paths, unsigned int nr_parts, const 
 		msg_warn("%s: incomplete like its parts: %" PRIu64 " pages missing", out_path,
 			 r.pages_missing);
 out:
+	*fate = r.file.fate;
 	for (unsigned int i = 0; r.parts && i < nr_parts; i++)
 		if (r.parts[i].fd >= 0)
 			close(r.parts[i].fd);

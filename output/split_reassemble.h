@@ -9,17 +9,21 @@
 
 #include <stdbool.h>
 
+#include "output/dump_file.h"
+#include "util/error.h"
+
 /*
  * Reads the @nr_parts files @parts (any order) and writes @out_path,
  * created 0600, over an existing file only if @force.  The parts must come
  * from one split run and together cover every pfn.  A part marked
  * incomplete (DUMP_DH_COMPRESSED_INCOMPLETE) is taken: its missing pages
- * stay missing and the result is marked incomplete too.  Returns 0 or a
- * negative errno after a message; on failure the output is removed, or,
- * when writing it failed, kept marked incomplete as kdump_write() keeps a
- * dump.
+ * stay missing and the result is marked incomplete too.  Returns NULL or
+ * one error; on failure the output is removed, or, when writing it
+ * failed, kept marked incomplete as kdump_write() keeps a dump, and @fate
+ * says so, to be told after the error.
  */
-int reassemble_dumpfiles(const char *const *parts, unsigned int nr_parts, const char *out_path,
-			 bool force);
+struct mdf_error *reassemble_dumpfiles(const char *const *parts, unsigned int nr_parts,
+				       const char *out_path, bool force,
+				       struct dump_file_fate *fate);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "output/flat.h"
 #include "unit_check.h"
+#include "util/error.h"
 #include "util/message.h"
 
 #define IMAGE_SIZE (3 << 20)
@@ -27,6 +28,12 @@
 static char dir[] = "/tmp/test_flat.XXXXXX";
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+
+/* Prints @err, if any, as makedumpfile would, for the log; its code, or 0. */
+static int said(struct mdf_error *err)
+{
+	return err ? mdf_error_print(err, false) : 0;
+}
 
 static uint64_t rng(void)
 {
@@ -51,20 +58,20 @@ static int write_stream(const char *path, unsigned char *image, size_t *image_le
 	if (fd < 0 || !buf)
 		goto out;
 	memset(image, 0, IMAGE_SIZE);
-	err = flat_writer_start(&w, fd, path);
+	err = said(flat_writer_start(&w, fd, path));
 	for (int i = 0; i < 400 && !err; i++) {
 		size_t len = rng() % (1 << 16);
 		uint64_t off = rng() % (IMAGE_SIZE - len);
 
 		for (size_t b = 0; b < len; b++)
 			buf[b] = (unsigned char)rng();
-		err = flat_writer_write(&w, off, buf, len);
+		err = said(flat_writer_write(&w, off, buf, len));
 		memcpy(image + off, buf, len);
 		if (len && off + len > *image_len)
 			*image_len = off + len;
 	}
 	if (!err)
-		err = flat_writer_finish(&w);
+		err = said(flat_writer_finish(&w));
 out:
 	if (fd >= 0)
 		close(fd);
@@ -92,7 +99,7 @@ static int reassemble_file(const char *stream, const char *out, bool force)
 
 	if (fd < 0)
 		return -errno;
-	err = flat_reassemble(fd, stream, out, force);
+	err = said(flat_reassemble(fd, stream, out, force));
 	close(fd);
 	return err;
 }
@@ -158,7 +165,7 @@ static void test_write_errors(void)
 	int err;
 
 	if (fd >= 0) {
-		err = flat_writer_start(&w, fd, "/dev/full");
+		err = said(flat_writer_start(&w, fd, "/dev/full"));
 		check(err == -ENOSPC, "a full disk is -ENOSPC (%d)", err);
 		close(fd);
 	}
@@ -166,9 +173,9 @@ static void test_write_errors(void)
 	signal(SIGPIPE, SIG_IGN);
 	if (pipe(fds) == 0) {
 		close(fds[0]);
-		err = flat_writer_start(&w, fds[1], "pipe");
+		err = said(flat_writer_start(&w, fds[1], "pipe"));
 		if (!err)
-			err = flat_writer_write(&w, 0, page, sizeof(page));
+			err = said(flat_writer_write(&w, 0, page, sizeof(page)));
 		check(err == -EPIPE, "a vanished reader is -EPIPE (%d)", err);
 		close(fds[1]);
 	}

@@ -34,6 +34,17 @@
 
 static char dir[] = "/tmp/test_kdump_writer.XXXXXX";
 
+/*
+ * Prints @err, if any, as makedumpfile would, for the log (not one the
+ * page source said itself); its code, or 0.
+ */
+static int said(struct mdf_error *err)
+{
+	if (!err)
+		return 0;
+	return page_source_said(err) ? mdf_error_drop(err) : mdf_error_print(err, false);
+}
+
 /* The synthetic machine: which pages exist, which to dump, and their bytes. */
 static bool is_present(uint64_t pfn)
 {
@@ -165,8 +176,14 @@ static int write_dump(const struct kdump_writer_params *p, struct source *s,
 {
 	struct kdump_page_source src = { .classify = classify, .read_page = read_page, .ctx = s };
 
+	int err;
+
 	memset(counts, 0, sizeof(*counts));
-	return kdump_write(p, &src, counts, result);
+	err = said(kdump_write(p, &src, counts, result));
+	said(result->fate.error);
+	result->fate.error = NULL;
+	dump_file_fate_tell(&result->fate);
+	return err;
 }
 
 /* Every pfn reads back as the synthetic machine has it. */
@@ -263,7 +280,7 @@ static void test_flattened(void)
 	p.flatten = true;
 	err = err ? err : write_dump(&p, &s, &counts, &rf);
 	fd = open(flat, O_RDONLY);
-	err = err ? err : flat_reassemble(fd, flat, back, false);
+	err = err ? err : said(flat_reassemble(fd, flat, back, false));
 	check(!err && same_files(plain, back) && rf.bytes_written > r.bytes_written,
 	      "flattened: reassembles into the plain file; its framing is counted (%llu > %llu)",
 	      (unsigned long long)rf.bytes_written, (unsigned long long)r.bytes_written);
