@@ -4,13 +4,17 @@
  *
  * The scan walks the kernel's mem_map (struct page array, found through
  * SPARSEMEM's mem_section) and applies upstream makedumpfile's rules for
- * each dump-level bit.  It works a cycle at a time, a range of pfns whose
- * bitmaps the caller provides, so its memory does not grow with the dump.
+ * each dump-level bit (the rules for one struct page, and the DL_* bits,
+ * are scan/page_rules.h's).  It works a cycle at a time, a range of pfns
+ * whose bitmaps the caller provides, so its memory does not grow with the
+ * dump.
  */
 #ifndef MDF_SCAN_PAGE_SCAN_H
 #define MDF_SCAN_PAGE_SCAN_H
 
 #include <stdint.h>
+
+#include "scan/page_rules.h"
 
 struct dump_input;
 struct mdf_error;
@@ -19,14 +23,6 @@ struct memory;
 struct pfn_ranges;
 struct kernel;
 struct page_scan;
-
-/* Dump-level bits, as upstream's -d. */
-#define DL_EXCLUDE_ZERO 0x01
-#define DL_EXCLUDE_CACHE 0x02
-#define DL_EXCLUDE_CACHE_PRI 0x04
-#define DL_EXCLUDE_USER_DATA 0x08
-#define DL_EXCLUDE_FREE 0x10
-#define DL_MAX 31
 
 /* Pages excluded, per category, as upstream's report counts them. */
 struct page_counts {
