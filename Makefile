@@ -114,9 +114,10 @@ $(BUILD)/tests/failio.so: tests/tools/failio.c
 	@mkdir -p $(dir $@)
 	$(CC) $(EXT_CFLAGS) -o $@ $< -ldl
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJS)
+# The unit tests' shared headers (unit_check.h, ...) rebuild them all.
+$(BUILD)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter-out %.h,$^) $(ALL_LDFLAGS) $(LIBS)
 
 tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS) $(EPPIC_SCRIPTS)
 
