@@ -488,7 +488,8 @@ static struct mdf_error *find_entry(void *ctx, const struct names_entry *e)
 		for (uint64_t bits = alive; bits; bits &= bits - 1) {
 			size_t k = (size_t)__builtin_ctzll(bits);
 
-			if (out > f->lens[k] + 1 || memcmp(name + 1, f->names[k], out - 1))
+			/* A corrupt table's empty token leaves nothing to compare yet. */
+			if (out > f->lens[k] + 1 || (out > 1 && memcmp(name + 1, f->names[k], out - 1)))
 				alive &= ~(1ull << k);
 		}
 	}
