@@ -672,9 +672,7 @@ static int read_input_page(void *ctx, uint64_t pfn, void *buf)
 
 	if (!err)
 		erase_set_apply(source->erase, pfn, buf);
-	if (err && !err->message)
-		return mdf_error_drop(err);
-	return print_error(err);
+	return mdf_error_print_unless_plain(err);
 }
 
 /*

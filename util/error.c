@@ -108,6 +108,13 @@ int mdf_error_print(struct mdf_error *err, bool as_warning)
 	return code;
 }
 
+int mdf_error_print_unless_plain(struct mdf_error *err)
+{
+	if (err && err->message)
+		return mdf_error_print(err, false);
+	return mdf_error_drop(err);
+}
+
 int mdf_error_drop(struct mdf_error *err)
 {
 	int code = err ? err->code : 0;

@@ -51,6 +51,14 @@ const char *mdf_error_text(const struct mdf_error *err);
  */
 int mdf_error_print(struct mdf_error *err, bool as_warning);
 
+/*
+ * For a caller that counts plain failures (the shared errors above, with
+ * nothing to say beyond their code) and reports the others: prints @err
+ * only when it has a message of its own, frees it and returns its code
+ * (0 for NULL).
+ */
+int mdf_error_print_unless_plain(struct mdf_error *err);
+
 /* Frees @err and returns its code (0 for NULL): for a caller that acts on the code alone. */
 int mdf_error_drop(struct mdf_error *err);
 

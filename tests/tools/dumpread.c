@@ -93,20 +93,9 @@ static void cmd_info(const struct dump_input *in)
 		printf("range 0x%" PRIx64 " 0x%" PRIx64 "\n", in->ranges[i].start, in->ranges[i].end);
 }
 
-/*
- * The code of @err, its message said first: plain reasons (a page left
- * out, an address no page table maps) have none, and are only counted.
- */
-static int status_of(struct mdf_error *err)
-{
-	if (err && err->message)
-		return mdf_error_print(err, false);
-	return mdf_error_drop(err);
-}
-
 static void read_one(struct dump_input *in, uint64_t pfn, unsigned char *buf)
 {
-	int err = status_of(input_read_page(in, pfn, buf));
+	int err = mdf_error_print_unless_plain(input_read_page(in, pfn, buf));
 
 	if (err)
 		printf("0x%" PRIx64 " %s\n", pfn, status_name(err));
@@ -280,7 +269,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[arg + 1], "vtop")) {
 		for (int i = arg + 2; i < argc; i++) {
 			uint64_t vaddr = strtoull(argv[i], NULL, 0), paddr;
-			int code = status_of(mem_vtop(mem, vaddr, &paddr));
+			int code = mdf_error_print_unless_plain(mem_vtop(mem, vaddr, &paddr));
 
 			if (code)
 				printf("0x%" PRIx64 " %s\n", vaddr, status_name(code));

@@ -390,15 +390,13 @@ static struct mdf_error *print_uvtop(struct walk_ctx *w, int argc, char **argv)
 	err = task_mm(w, argv[1], &mm);
 	for (int i = 2; !err && i < argc; i++) {
 		uint64_t vaddr, paddr;
-		struct mdf_error *miss;
 		int code;
 
 		err = parse_u64(argv[i], &vaddr);
 		if (err)
 			break;
-		miss = walk_uvtop(w, mm, vaddr, &paddr);
 		/* An absent page has nothing more to say; a broken walk says what broke. */
-		code = miss && miss->message ? mdf_error_print(miss, false) : mdf_error_drop(miss);
+		code = mdf_error_print_unless_plain(walk_uvtop(w, mm, vaddr, &paddr));
 		if (code)
 			printf("0x%" PRIx64 " %s\n", vaddr, status_name(code));
 		else
