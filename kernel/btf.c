@@ -321,12 +321,6 @@ static struct mdf_error *new_vmlinux_btf(struct btf_info *bi, struct btf_unit *u
 	return err;
 }
 
-/* An error kept for each one who asks: a copy of it. */
-static struct mdf_error *kept(const struct mdf_error *err)
-{
-	return err ? mdf_error_copy(err) : NULL;
-}
-
 /* Reads and parses a unit's raw BTF from the dump, once. */
 static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 {
@@ -334,7 +328,7 @@ static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 	struct mdf_error *err;
 
 	if (unit->tried)
-		return kept(unit->err);
+		return mdf_error_copy(unit->err);
 	unit->tried = true;
 	err = base ? new_split_btf(bi, unit, base) : new_vmlinux_btf(bi, unit);
 	if (!err) {
@@ -349,7 +343,7 @@ static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 		unit->btf = NULL;
 	}
 	unit->err = err;
-	return kept(err);
+	return mdf_error_copy(err);
 }
 
 static struct mdf_error *load_vmlinux(struct btf_info *bi)
@@ -362,14 +356,14 @@ static struct mdf_error *load_vmlinux(struct btf_info *bi)
 			unit->tried = true;
 			unit->err = mdf_error(-ENOENT, "the kernel's kallsyms have no __start_BTF and __stop_BTF: "
 					      "it was built without BTF (CONFIG_DEBUG_INFO_BTF)");
-			return kept(unit->err);
+			return mdf_error_copy(unit->err);
 		}
 		if (stop <= start || stop - start > MAX_BTF_SIZE) {
 			unit->tried = true;
 			unit->err = mdf_error(-MDF_ECORRUPT, "vmlinux BTF from __start_BTF=0x%" PRIx64
 					      " to __stop_BTF=0x%" PRIx64 " is not 1 byte to %u MiB: corrupt kallsyms",
 					      start, stop, MAX_BTF_SIZE >> 20);
-			return kept(unit->err);
+			return mdf_error_copy(unit->err);
 		}
 		unit->data_addr = start;
 		unit->data_size = (uint32_t)(stop - start);
@@ -481,7 +475,7 @@ static struct mdf_error *find_enumerator(struct btf_unit *unit, const char *name
 		unit->enumerators_err = build_index(unit, true, &unit->enumerators);
 	}
 	if (unit->enumerators_err)
-		return kept(unit->enumerators_err);
+		return mdf_error_copy(unit->enumerators_err);
 	for (uint32_t slot = hash & index->mask; index->slots[slot]; slot = (slot + 1) & index->mask) {
 		const struct name_entry *e = &index->entries[index->slots[slot] - 1];
 		const struct btf_type *t;
@@ -606,7 +600,7 @@ static struct mdf_error *list_modules(struct btf_info *bi)
 	struct mdf_error *err;
 
 	if (bi->modules_listed)
-		return kept(bi->modules_err);
+		return mdf_error_copy(bi->modules_err);
 	bi->modules_listed = true;
 	err = load_vmlinux(bi);
 	if (!err && !bi->loc.has_modules) {
@@ -618,7 +612,7 @@ static struct mdf_error *list_modules(struct btf_info *bi)
 		err = module_layout(bi, &l);
 	if (err) {
 		bi->modules_err = err;
-		return kept(err);
+		return mdf_error_copy(err);
 	}
 	klist_init(&list, bi->mem, head, MAX_MODULES);
 	while (!(err = klist_next(&list, &node)) && node) {
@@ -651,7 +645,7 @@ static struct mdf_error *list_modules(struct btf_info *bi)
 	klist_release(&list);
 	msg_debug("btf_modules: %zu modules with BTF", bi->nr_modules);
 	bi->modules_err = err;
-	return kept(err);
+	return mdf_error_copy(err);
 }
 
 /* The module of that name among those listed, or NULL. */

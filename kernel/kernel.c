@@ -143,12 +143,6 @@ static struct mdf_error *find_kernel_symbols(struct kernel *k, const char *const
 	return err;
 }
 
-/* An error kept for each one who asks: a copy of it. */
-static struct mdf_error *kept(const struct mdf_error *err)
-{
-	return err ? mdf_error_copy(err) : NULL;
-}
-
 struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 {
 	if (!k->kallsyms && !k->kallsyms_err) {
@@ -158,7 +152,7 @@ struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 							      sizeof(own_symbols) / sizeof(own_symbols[0]));
 	}
 	*out = k->kallsyms;
-	return kept(k->kallsyms_err);
+	return mdf_error_copy(k->kallsyms_err);
 }
 
 struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr)
@@ -199,7 +193,7 @@ struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out)
 		}
 	}
 	*out = k->btf;
-	return kept(k->btf_err);
+	return mdf_error_copy(k->btf_err);
 }
 
 void kernel_release_btf(struct kernel *k)
@@ -229,7 +223,7 @@ struct mdf_error *kernel_modules(struct kernel *k, struct modules **out)
 			k->modules_err = modules_open(k->mem, btf, head, &k->modules);
 	}
 	*out = k->modules;
-	return kept(k->modules_err);
+	return mdf_error_copy(k->modules_err);
 }
 
 struct mdf_error *kernel_symbol_address(struct kernel *k, const char *module, const char *name, uint64_t *addr)

@@ -72,7 +72,7 @@ struct mdf_error *mdf_error_copy(const struct mdf_error *err)
 {
 	char *message;
 
-	if (err->shared)
+	if (!err || err->shared)
 		return (struct mdf_error *)err;
 	message = err->message ? strdup(err->message) : NULL;
 	if (err->message && !message)

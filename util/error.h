@@ -37,7 +37,7 @@ struct mdf_error *mdf_error_code(int code);
 /* Puts "@fmt: " before @err's message; returns @err, or a new error for a shared one. */
 struct mdf_error *mdf_error_wrap(struct mdf_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* A copy, for an error kept and handed out again. */
+/* A copy, for an error kept and handed out again (NULL for NULL). */
 struct mdf_error *mdf_error_copy(const struct mdf_error *err);
 void mdf_error_free(struct mdf_error *err);
 
