@@ -52,6 +52,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 # this order); the compatibility surface for extensions is the top level's.
 LAYERS := util codec input arch memory kernel scan erase extension output
 COMPAT_SRCS := kallsyms.c btf_info.c erase_info.c extension.c
+# What an extension written for upstream's API includes and links with.
+UPSTREAM_API_FILES := makedumpfile.h kallsyms.h btf_info.h extension.h erase_info.h makedumpfile.ld
 CORE_SRCS := $(filter-out codec/zlib_encoder_%.c,$(foreach layer,$(LAYERS),$(wildcard $(layer)/*.c))) \
 	codec/zlib_encoder_$(ZLIB_ENCODER).c $(COMPAT_SRCS)
 MAIN_SRCS := makedumpfile.c
@@ -152,24 +154,33 @@ install: $(BIN) $(EXTENSIONS) $(EPPIC_SCRIPTS)
 	install -d -m 0755 $(DESTDIR)$(EXTENSIONDIR)
 	$(if $(EXTENSIONS),install -m 0644 $(EXTENSIONS) $(DESTDIR)$(EXTENSIONDIR)/)
 	install -D -m 0644 include/makedumpfile-extension.h $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h
+	@# Upstream's API: its headers and linker script laid out as in its tree,
+	@# so that extensions/X.c finds "../makedumpfile.h" (makedumpfile.pc).
+	install -d -m 0755 $(DESTDIR)$(INCLUDEDIR)/makedumpfile/extensions
+	install -m 0644 $(UPSTREAM_API_FILES) $(DESTDIR)$(INCLUDEDIR)/makedumpfile/
 	@mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@EXTENSIONDIR@|$(EXTENSIONDIR)|; s|@VERSION@|$(VERSION)|' \
-		include/makedumpfile-extension.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc
+	for pc in makedumpfile-extension makedumpfile; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@EXTENSIONDIR@|$(EXTENSIONDIR)|; s|@VERSION@|$(VERSION)|' \
+			include/$$pc.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/$$pc.pc || exit 1; \
+	done
 	install -d -m 0755 $(DESTDIR)$(EPPICDIR)
 	$(if $(EPPIC_SCRIPTS),install -m 0644 $(EPPIC_SCRIPTS) $(DESTDIR)$(EPPICDIR)/)
 	install -D -m 0644 man/makedumpfile.8 $(DESTDIR)$(MANDIR)/man8/makedumpfile.8
 	install -D -m 0644 man/makedumpfile.conf.5 $(DESTDIR)$(MANDIR)/man5/makedumpfile.conf.5
 	install -D -m 0644 makedumpfile.conf.sample $(DESTDIR)$(DATADIR)/makedumpfile/makedumpfile.conf.sample
 	install -D -m 0644 eppic_scripts/README $(DESTDIR)$(DATADIR)/makedumpfile/eppic_scripts/README
+	install -D -m 0644 doc/extension-guide.md $(DESTDIR)$(DATADIR)/doc/makedumpfile/extension-guide.md
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/makedumpfile $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h \
-		$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc \
+		$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc $(DESTDIR)$(PKGCONFIGDIR)/makedumpfile.pc \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/makedumpfile/,$(UPSTREAM_API_FILES)) \
 		$(patsubst $(BUILD)/extensions/%,$(DESTDIR)$(EXTENSIONDIR)/%,$(EXTENSIONS)) \
 		$(patsubst $(BUILD)/eppic_scripts/%,$(DESTDIR)$(EPPICDIR)/%,$(EPPIC_SCRIPTS)) \
 		$(DESTDIR)$(MANDIR)/man8/makedumpfile.8 $(DESTDIR)$(MANDIR)/man5/makedumpfile.conf.5 \
 		$(DESTDIR)$(DATADIR)/makedumpfile/makedumpfile.conf.sample \
-		$(DESTDIR)$(DATADIR)/makedumpfile/eppic_scripts/README
+		$(DESTDIR)$(DATADIR)/makedumpfile/eppic_scripts/README \
+		$(DESTDIR)$(DATADIR)/doc/makedumpfile/extension-guide.md
 
 clean:
 	rm -rf build makedumpfile

@@ -1,23 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The compatibility surface for extensions: kernel and module symbols
- * under the names extensions written for upstream makedumpfile or for the
- * series posted to the kexec list call (they include "../kallsyms.h").
- * makedumpfile's own code uses kernel/kallsyms.h; new extensions use
+ * under upstream makedumpfile's names (extension API of June 2026) and
+ * those of the series posted to the kexec list before it.  makedumpfile's
+ * own code uses kernel/kallsyms.h; new extensions use
  * makedumpfile-extension.h.
  */
 #ifndef MDF_KALLSYMS_H
 #define MDF_KALLSYMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
- * For extensions written against the series posted to the kexec list:
- * the address of a kernel or module symbol, 0 when there is none; the
- * next pointer of the list_head at @list_head_addr, 0 when unreadable.
- * New extensions use makedumpfile-extension.h.
+ * A symbol an extension declares at file scope, with
+ *
+ *     INIT_MOD_SYM(vmlinux, init_task);      required
+ *     INIT_OPT_MOD_SYM(amdgpu, amdgpu_fw);   optional
+ *
+ * (the module "vmlinux" is the kernel).  A pointer to each declaration
+ * goes to the section .init_ksyms, which makedumpfile.ld brackets with
+ * __start_init_ksyms and __stop_init_ksyms.  makedumpfile fills value and
+ * index before extension_init() runs; an extension a required symbol is
+ * missing for does not run.  GET_MOD_SYM() is the address (0 when not
+ * found), MOD_SYM_EXIST() whether it was found.  The layout is upstream's:
+ * a .so built with either project's headers runs with either makedumpfile.
+ */
+struct ksym_info {
+	char *modname;
+	char *symname;
+	bool sym_required;
+	uint64_t value;
+	int index;      /* -1 until found */
+};
+
+#define INIT_MOD_SYM_RQD(MOD, SYM, R)                                        \
+	struct ksym_info _##MOD##_##SYM = { #MOD, #SYM, R, 0, -1 };           \
+	__attribute__((section(".init_ksyms"), used))                        \
+	struct ksym_info *_ptr_##MOD##_##SYM = &_##MOD##_##SYM
+#define INIT_MOD_SYM(MOD, SYM) INIT_MOD_SYM_RQD(MOD, SYM, 1)
+#define INIT_OPT_MOD_SYM(MOD, SYM) INIT_MOD_SYM_RQD(MOD, SYM, 0)
+
+#define GET_MOD_SYM(MOD, SYM) (_##MOD##_##SYM.value)
+#define GET_MOD_SYM_PTR(MOD, SYM) (&_##MOD##_##SYM)
+#define MOD_SYM_EXIST(MOD, SYM) (_##MOD##_##SYM.index >= 0)
+#define SYM_EXIST(p) ((p)->index >= 0)
+
+/* The next pointer of the list_head at @list, 0 when it cannot be read. */
+uint64_t next_list(uint64_t list);
+
+/*
+ * The series posted before upstream's: the address of a kernel or module
+ * symbol, 0 when there is none.
  */
 uint64_t get_kallsyms_value_by_name(char *name);
-uint64_t next_list(uint64_t list_head_addr);
 
 #endif

@@ -79,6 +79,8 @@ struct mdf_options {
 	struct extension_options extensions;
 	struct extension_arg *extension_args;  /* owned; extensions.args points here */
 	size_t extension_args_cap;
+	const char **extension_names;          /* owned; extensions.names points here */
+	size_t extension_names_cap;
 	const char *type_spec;        /* --dump-type */
 	/* --split: the files to write; --reassemble: the files to read. */
 	char **dumpfiles;
@@ -109,6 +111,7 @@ enum long_option {
 	OPT_CYCLIC_BUFFER,
 	OPT_NUM_THREADS,
 	OPT_DUMP_TYPE,
+	OPT_EXTENSION,
 	OPT_EXTENSION_DIR,
 	OPT_NO_EXTENSIONS,
 	OPT_EXTENSION_TIMEOUT,
@@ -128,6 +131,7 @@ static const struct option long_options[] = {
 	{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
 	{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
 	{ "dump-type", required_argument, NULL, OPT_DUMP_TYPE },
+	{ "extension", required_argument, NULL, OPT_EXTENSION },
 	{ "extension-dir", required_argument, NULL, OPT_EXTENSION_DIR },
 	{ "no-extensions", no_argument, NULL, OPT_NO_EXTENSIONS },
 	{ "extension-timeout", required_argument, NULL, OPT_EXTENSION_TIMEOUT },
@@ -188,6 +192,9 @@ static void print_usage(FILE *out)
 		"                     [MODULE:]NAME[.MEMBER...], several joined by commas\n"
 		"  --extension-dir DIR  run the page-filter extensions (*.so) of DIR (default\n"
 		"                     " EXTENSION_DIR ")\n"
+		"  --extension NAME.so|PATH  run this extension (repeatable), instead of the\n"
+		"                     default directory's; a NAME is looked for in DIR, then in\n"
+		"                     the default directory, never in the current one\n"
 		"  --no-extensions    run no extension\n"
 		"  --extension-timeout S  seconds each extension may take (default 60)\n"
 		"  --extension-arg NAME:KEY=VALUE  an option for extension NAME\n"
@@ -394,6 +401,13 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			if (parse_option_number(optarg, 1, 1L << 30, "Cyclic buffer size", &value))
 				return -EINVAL;
 			opt->cyclic_buffer_kib = (unsigned long)value;
+			break;
+		case OPT_EXTENSION:
+			if (vec_reserve(opt->extension_names, &opt->extension_names_cap,
+					opt->extensions.nr_names, 1))
+				return print_error(&mdf_error_enomem);
+			opt->extension_names[opt->extensions.nr_names++] = optarg;
+			opt->extensions.names = opt->extension_names;
 			break;
 		case OPT_EXTENSION_DIR:
 			opt->extensions.dir = optarg;
@@ -705,14 +719,14 @@ static int dump_eraseinfo(void *ctx, char **text, size_t *len)
  * Runs the extensions, if any, on what the scan found, and gives their
  * ranges to the scan.  Only makedumpfile's own failures are errors.
  */
-static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struct pfn_ranges *keep,
-			  struct pfn_ranges *discard, struct erase_set *erase,
-			  struct extension_results *results)
+static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struct page_decisions *decisions,
+			  struct erase_set *erase, struct extension_results *results)
 {
 	struct extension_options opt = ctx->opt.extensions;
 	struct extension_env env = {
 		.mem = ctx->memory,
 		.kernel = ctx->kernel,
+		.scan = scan,
 		.mem_map = page_scan_mem_map(scan),
 		.page_size = ctx->input->page_size,
 		.max_pfn = page_scan_max_pfn(scan),
@@ -722,17 +736,16 @@ static int run_extensions(struct mdf_context *ctx, struct page_scan *scan, struc
 
 	if (!opt.timeout)
 		opt.timeout = EXTENSION_DEFAULT_TIMEOUT;
-	err = print_error(extensions_run(&opt, &env, keep, discard, results));
+	err = print_error(extensions_run(&opt, &env, decisions, results));
 	if (!err)
-		page_scan_set_extension_ranges(scan, keep, discard);
+		page_scan_set_decisions(scan, decisions);
 	return err;
 }
 
 /* What the dump modes build before they write: the pages, classified. */
 struct dump_job {
 	struct page_scan *scan;
-	struct pfn_ranges keep;
-	struct pfn_ranges discard;
+	struct page_decisions decisions;
 	struct erase_set erase;
 	struct extension_results extensions;
 	struct page_source_ctx source_ctx;
@@ -764,8 +777,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	if (ctx->erase_config)
 		err = print_error(erase_config_resolve(ctx->erase_config, ctx->memory, ctx->kernel, &job->erase));
 	if (!err && extensions)
-		err = run_extensions(ctx, job->scan, &job->keep, &job->discard, &job->erase,
-				     &job->extensions);
+		err = run_extensions(ctx, job->scan, &job->decisions, &job->erase, &job->extensions);
 	if (err)
 		return err;
 	erase_set_sort(&job->erase);
@@ -787,8 +799,7 @@ static void end_job(struct dump_job *job)
 {
 	page_scan_free(job->scan);
 	erase_set_free(&job->erase);
-	pfn_ranges_free(&job->keep);
-	pfn_ranges_free(&job->discard);
+	page_decisions_free(&job->decisions);
 	extension_results_free(&job->extensions);
 }
 
@@ -874,7 +885,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 		.page_size = ctx->input->page_size,
 		.max_pfn = job->max_pfn,
 		.cycle_pfns = job->cycle_pfns,
-		.keep = &job->keep,
+		.keep = &job->decisions.keep,
 	};
 	struct elf_write_result result = { 0 };
 	struct elf_segments segs;
@@ -885,7 +896,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 	if (err)
 		return err;
 	params.input = &segs;
-	pfn_ranges_merge(&job->keep);
+	pfn_ranges_merge(&job->decisions.keep);
 	failure = elf_write(&params, &job->source, &job->counts, &result);
 	totals->pfn_present = result.pfn_present;
 	totals->bytes_written = result.bytes_written;
@@ -1067,6 +1078,7 @@ static void close_context(struct mdf_context *ctx)
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);
 	extension_args_free(ctx->opt.extension_args, ctx->opt.extensions.nr_args);
+	free(ctx->opt.extension_names);
 }
 
 int main(int argc, char **argv)

@@ -71,6 +71,22 @@ if [ -d "$TOOLS/extensions" ]; then
 			"an extension with no range=$MDF -f -l -d 31 --extension-dir $WORK/ext-many_ranges --extension-arg many_ranges:count=0 $large $WORK/ext.kdump" \
 			"100,000 ranges=$MDF -f -l -d 31 --extension-dir $WORK/ext-many_ranges --extension-arg many_ranges:first=0x100000 $large $WORK/ext.kdump"
 	fi
+	# Upstream's per-page extension_callback, answering PG_UNDECID for every
+	# pfn, built with upstream's line beside our top-level headers.
+	tree=$WORK/upstream-tree
+	mkdir -p "$tree/extensions" && chmod 0755 "$tree" "$tree/extensions"
+	cp "$PROJECT"/makedumpfile.h "$PROJECT"/extension.h "$PROJECT"/makedumpfile.ld "$tree/"
+	cp "$PROJECT/tests/upstream_api/undecided.c" "$tree/extensions/"
+	if [ -s "${large:-}" ] && (cd "$tree/extensions" &&
+		${CC:-cc} -O2 -g -fPIC -shared -Wl,-T,../makedumpfile.ld -o undecided.so undecided.c); then
+		chmod 0644 "$tree/extensions/undecided.so"
+		echo
+		echo "== a per-page callback deciding nothing, generated-16g -d 31 -l, CPU, median of $RUNS runs"
+		/usr/bin/python3 "$PROJECT/bench/extcost.py" --runs "$RUNS" --out "$WORK/ext.kdump" --baselines 2 \
+			"no extension=$MDF -f -l -d 31 --no-extensions $large $WORK/ext.kdump" \
+			"an extension with no range=$MDF -f -l -d 31 --extension-dir $WORK/ext-many_ranges --extension-arg many_ranges:count=0 $large $WORK/ext.kdump" \
+			"callback, PG_UNDECID=$MDF -f -l -d 31 --extension $tree/extensions/undecided.so $large $WORK/ext.kdump"
+	fi
 	dump=$FIXTURES/6.1-kdump.elf
 	if [ -s "$dump" ]; then
 		echo

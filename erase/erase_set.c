@@ -34,7 +34,7 @@ void erase_set_free(struct erase_set *set)
 	erase_set_init(set, set->page_size, set->max_pfn);
 }
 
-int erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint32_t *entry)
+static int add_entry(struct erase_set *set, const char *text, bool nullify, unsigned char fill, uint32_t *entry)
 {
 	char *copy;
 	int err;
@@ -47,9 +47,19 @@ int erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint3
 	copy = strdup(text);
 	if (!copy)
 		return -ENOMEM;
-	set->entries[set->nr_entries] = (struct erase_entry){ copy, nullify };
+	set->entries[set->nr_entries] = (struct erase_entry){ copy, nullify, fill };
 	*entry = (uint32_t)set->nr_entries++;
 	return 0;
+}
+
+int erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint32_t *entry)
+{
+	return add_entry(set, text, nullify, nullify ? ERASE_NULLIFY_FILL : ERASE_FILL, entry);
+}
+
+int erase_set_entry_filled(struct erase_set *set, const char *text, unsigned char fill, uint32_t *entry)
+{
+	return add_entry(set, text, false, fill, entry);
 }
 
 int erase_set_sample(struct erase_set *set, uint32_t entry, uint32_t *sample)
@@ -187,8 +197,7 @@ void erase_set_apply(struct erase_set *set, uint64_t pfn, void *page)
 		struct erase_piece *p = &set->pieces[lo];
 		const struct erase_entry *e = &set->entries[set->samples[p->sample].entry];
 
-		memset((unsigned char *)page + (p->paddr - start), e->nullify ? ERASE_NULLIFY_FILL : ERASE_FILL,
-		       p->len);
+		memset((unsigned char *)page + (p->paddr - start), e->fill, p->len);
 		if (!p->applied)
 			set->samples[p->sample].erased += p->len;
 		p->applied = true;

@@ -43,6 +43,7 @@ struct memory;
 struct erase_entry {
 	char *text;
 	bool nullify;
+	unsigned char fill;      /* the byte written over the data */
 };
 
 struct erase_sample {
@@ -75,8 +76,10 @@ struct erase_set {
 void erase_set_init(struct erase_set *set, uint32_t page_size, uint64_t max_pfn);
 void erase_set_free(struct erase_set *set);
 
-/* A new entry named @text (copied); @nullify entries write zeros. */
+/* A new entry named @text (copied); @nullify entries write zeros, others ERASE_FILL. */
 int erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint32_t *entry);
+/* A new entry named @text that writes @fill (update_filter_info_raw's byte). */
+int erase_set_entry_filled(struct erase_set *set, const char *text, unsigned char fill, uint32_t *entry);
 /* A new sample of @entry. */
 int erase_set_sample(struct erase_set *set, uint32_t entry, uint32_t *sample);
 /*

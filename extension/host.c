@@ -30,9 +30,12 @@
 #include <unistd.h>
 
 #include "erase/erase_set.h"
+#include "extension/declarations.h"
 #include "extension/host.h"
+#include "extension/page_callback.h"
 #include "extension/runtime.h"
 #include "makedumpfile-extension.h"
+#include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
 #include "util/error.h"
 #include "util/message.h"
@@ -46,9 +49,13 @@
 /* The WHATs of one extension, NUL-terminated, each at most 127 bytes. */
 #define MAX_ENTRIES_LEN (EXTENSION_MAX_ERASE_WHATS * 128)
 
+/* message_header.flags */
+#define MESSAGE_HAS_CALLBACK 0x1u
+
 struct message_header {
 	uint32_t magic;
 	int32_t status;
+	uint32_t flags;
 	uint32_t text_len;
 	uint32_t nr_ranges;
 	uint32_t nr_entries;
@@ -57,14 +64,24 @@ struct message_header {
 	uint32_t nr_pieces;
 };
 
+/* Which set of struct page_decisions a range is for. */
+enum range_kind {
+	RANGE_DISCARD,
+	RANGE_KEEP,
+	RANGE_INCLUDE,
+	RANGE_EXCLUDE,
+	NR_RANGE_KINDS,
+};
+
 struct message_range {
 	uint64_t start;
 	uint64_t count;
-	uint64_t keep;
+	uint64_t kind;
 };
 
 /*
- * After the ranges: the WHATs (entries_len bytes, each NUL-terminated), the
+ * After the ranges: the WHATs (entries_len bytes, each NUL-terminated),
+ * the byte each WHAT's data is overwritten with (nr_entries bytes), the
  * entry of each sample (a uint32_t each), then the pieces.
  */
 struct message_piece {
@@ -77,6 +94,7 @@ struct message_piece {
 struct message_body {
 	struct message_range *ranges;
 	char *entries;
+	unsigned char *fills;
 	uint32_t *samples;
 	struct message_piece *pieces;
 };
@@ -164,21 +182,40 @@ static struct mdf_error *list_extensions(const char *dir, char ***names, size_t 
 	return NULL;
 }
 
+/* A trusted directory: NULL, or why not. */
+static struct mdf_error *check_directory(const char *real_dir)
+{
+	struct stat st;
+
+	if (stat(real_dir, &st) < 0)
+		return mdf_error_code(-errno);
+	return check_trusted(&st);
+}
+
 /*
- * Whether @path may be loaded: it resolves inside @real_dir and is a
- * trusted regular file.  NULL, or why not.
+ * Whether @path may be loaded: it resolves inside @real_dir (any trusted
+ * directory when NULL) and is a trusted regular file.  NULL, or why not.
  */
 static struct mdf_error *check_file(const char *path, const char *real_dir)
 {
-	char *real = realpath(path, NULL);
-	size_t dir_len = strlen(real_dir);
-	struct mdf_error *err;
+	char *real = realpath(path, NULL), *slash;
+	struct mdf_error *err = NULL;
 	struct stat st;
 
 	if (!real)
 		return mdf_error(-errno, "cannot resolve it: %s", strerror(errno));
-	if (strncmp(real, real_dir, dir_len) || real[dir_len] != '/' || strchr(real + dir_len + 1, '/'))
+	slash = strrchr(real, '/');
+	if (real_dir && (strncmp(real, real_dir, strlen(real_dir)) || slash != real + strlen(real_dir)))
 		err = mdf_error(-EPERM, "it leads to %s, outside the extensions directory", real);
+	if (!err && !real_dir) {
+		*slash = '\0';
+		err = check_directory(slash == real ? "/" : real);
+		if (err)
+			err = mdf_error_wrap(err, "its directory %s is not trusted", slash == real ? "/" : real);
+		*slash = '/';
+	}
+	if (err)
+		;
 	else if (stat(real, &st) < 0)
 		err = mdf_error(-errno, "cannot stat it: %s", strerror(errno));
 	else if (!S_ISREG(st.st_mode))
@@ -206,30 +243,56 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* All ranges in one buffer: a write per range would cost a system call each. */
-static int send_ranges(int fd, const struct pfn_ranges *keep, const struct pfn_ranges *discard)
+static struct pfn_ranges *decision_set(struct page_decisions *d, enum range_kind kind)
 {
-	size_t count = keep->count + discard->count, n = 0;
+	switch (kind) {
+	case RANGE_KEEP:
+		return &d->keep;
+	case RANGE_INCLUDE:
+		return &d->include;
+	case RANGE_EXCLUDE:
+		return &d->exclude;
+	case RANGE_DISCARD:
+	case NR_RANGE_KINDS:
+		break;
+	}
+	return &d->discard;
+}
+
+static size_t decisions_count(struct page_decisions *d)
+{
+	size_t count = 0;
+
+	for (int kind = 0; kind < NR_RANGE_KINDS; kind++)
+		count += decision_set(d, kind)->count;
+	return count;
+}
+
+/* All ranges in one buffer: a write per range would cost a system call each. */
+static int send_ranges(int fd, struct page_decisions *d)
+{
+	size_t count = decisions_count(d), n = 0;
 	struct message_range *buf = malloc(count * sizeof(*buf) + 1);
 	int err;
 
 	if (!buf)
 		return -1;
-	for (size_t i = 0; i < keep->count; i++, n++)
-		buf[n] = (struct message_range){ keep->ranges[i].start,
-						 keep->ranges[i].end - keep->ranges[i].start, true };
-	for (size_t i = 0; i < discard->count; i++, n++)
-		buf[n] = (struct message_range){ discard->ranges[i].start,
-						 discard->ranges[i].end - discard->ranges[i].start, false };
+	for (int kind = 0; kind < NR_RANGE_KINDS; kind++) {
+		const struct pfn_ranges *set = decision_set(d, kind);
+
+		for (size_t i = 0; i < set->count; i++, n++)
+			buf[n] = (struct message_range){ set->ranges[i].start,
+							 set->ranges[i].end - set->ranges[i].start, (uint64_t)kind };
+	}
 	err = write_all(fd, buf, count * sizeof(*buf));
 	free(buf);
 	return err;
 }
 
-/* The erase requests: the WHATs, then each sample's entry, then the pieces. */
+/* The erase requests: the WHATs and their fill bytes, then each sample's entry, then the pieces. */
 static int send_erase(int fd, const struct erase_set *erase, uint32_t entries_len)
 {
-	size_t size = entries_len + erase->nr_samples * sizeof(uint32_t) +
+	size_t size = entries_len + erase->nr_entries + erase->nr_samples * sizeof(uint32_t) +
 		      erase->nr_pieces * sizeof(struct message_piece);
 	char *buf = malloc(size + 1), *p = buf;
 	int err;
@@ -238,6 +301,8 @@ static int send_erase(int fd, const struct erase_set *erase, uint32_t entries_le
 		return -1;
 	for (size_t i = 0; i < erase->nr_entries; i++)
 		p = stpcpy(p, erase->entries[i].text) + 1;
+	for (size_t i = 0; i < erase->nr_entries; i++)
+		*p++ = (char)erase->entries[i].fill;
 	for (size_t i = 0; i < erase->nr_samples; i++, p += sizeof(uint32_t))
 		memcpy(p, &erase->samples[i].entry, sizeof(uint32_t));
 	for (size_t i = 0; i < erase->nr_pieces; i++, p += sizeof(struct message_piece)) {
@@ -251,7 +316,6 @@ static int send_erase(int fd, const struct erase_set *erase, uint32_t entries_le
 	return err;
 }
 
-/* The child: load, initialise, report.  Never returns. */
 /*
  * An extension's fault must kill its child with the signal, for the parent
  * to report; handlers inherited from the parent (a sanitizer's, say) would
@@ -259,45 +323,86 @@ static int send_erase(int fd, const struct erase_set *erase, uint32_t entries_le
  */
 static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 
+/*
+ * In the child: loads the extension and runs what it has, in upstream's
+ * order (its declarations resolved before any of its entry points), then
+ * its callback over every page.  The error is why it failed.
+ */
+static struct mdf_error *load_and_run(const char *path, const struct extension_env *env, uint32_t *flags)
+{
+	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	int (*mdf_init)(struct mdf_extension *);
+	void (*init)(void);
+	page_callback_fn callback;
+	struct page_decisions *decisions;
+	struct erase_set *erase;
+	struct mdf_error *err;
+	bool declared;
+
+	if (!handle)
+		return mdf_error(-ENOEXEC, "cannot load it: %s", dlerror());
+	msg_info("Loaded extension: %s", path);
+	err = declarations_resolve(handle, path, env->kernel, &declared);
+	if (err)
+		return err;
+	*(void **)&mdf_init = dlsym(handle, "mdf_extension_init");
+	*(void **)&init = dlsym(handle, "extension_init");
+	*(void **)&callback = dlsym(handle, "extension_callback");
+	if ((declared || callback) && !init)
+		return mdf_error(-ENOEXEC, "written for upstream's extension API, it has no extension_init()");
+	if (mdf_init) {
+		int status = mdf_init(extension_runtime_handle());
+
+		if (status)
+			return mdf_error(status < 0 ? status : -status, "mdf_extension_init() returned %d (%s)",
+					 status, strerror(status < 0 ? -status : status));
+	}
+	if (init)
+		init();
+	if (!callback)
+		return NULL;
+	*flags |= MESSAGE_HAS_CALLBACK;
+	if (!env->scan)
+		return mdf_error(-ENOTSUP, "this run reads no struct pages for its extension_callback()");
+	extension_runtime_results(&decisions, &erase);
+	return page_callback_run(env->scan, callback, decisions);
+}
+
+/* The child: load, run, report.  Never returns. */
 static void run_child(int fd, const char *path, const char *name, const struct extension_options *opt,
 		      const struct extension_env *env)
 {
 	struct message_header h = { .magic = MESSAGE_MAGIC };
-	struct pfn_ranges *keep, *discard;
+	struct page_decisions *decisions;
 	struct erase_set *erase;
 	char text[MAX_TEXT] = "";
-	void *handle;
-	int (*init)(struct mdf_extension *);
+	struct mdf_error *err;
 
 	for (size_t i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
 		signal(fault_signals[i], SIG_DFL);
+	/* With -F, stdout carries the dump: what the extension prints goes to stderr. */
+	if (msg_stdout_is_data() && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		_exit(2);
 	extension_runtime_begin(env, name, opt->args, opt->nr_args);
-	if (!(handle = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
-		h.status = -ENOEXEC;
-		snprintf(text, sizeof(text), "cannot load it: %s", dlerror());
-	} else {
-		*(void **)&init = dlsym(handle, "mdf_extension_init");
-		if (init) {
-			h.status = init(extension_runtime_handle());
-			if (h.status > 0)
-				h.status = -h.status;
-			if (h.status)
-				snprintf(text, sizeof(text), "mdf_extension_init() returned %d (%s)",
-					 h.status, strerror(-h.status));
-		}
+	err = load_and_run(path, env, &h.flags);
+	if (err) {
+		h.status = err->code < 0 ? err->code : -ECANCELED;
+		snprintf(text, sizeof(text), "%s", mdf_error_text(err));
+		mdf_error_free(err);
 	}
-	extension_runtime_ranges(&keep, &discard, &erase);
-	pfn_ranges_merge(keep);
-	pfn_ranges_merge(discard);
+	fflush(stdout);
+	fflush(stderr);
+	extension_runtime_results(&decisions, &erase);
+	page_decisions_merge(decisions);
 	h.text_len = (uint32_t)strlen(text);
-	h.nr_ranges = (uint32_t)(keep->count + discard->count);
+	h.nr_ranges = (uint32_t)decisions_count(decisions);
 	h.nr_entries = (uint32_t)erase->nr_entries;
 	for (size_t i = 0; i < erase->nr_entries; i++)
 		h.entries_len += (uint32_t)strlen(erase->entries[i].text) + 1;
 	h.nr_samples = (uint32_t)erase->nr_samples;
 	h.nr_pieces = (uint32_t)erase->nr_pieces;
 	if (write_all(fd, &h, sizeof(h)) || write_all(fd, text, h.text_len) ||
-	    send_ranges(fd, keep, discard) || send_erase(fd, erase, h.entries_len))
+	    send_ranges(fd, decisions) || send_erase(fd, erase, h.entries_len))
 		_exit(2);
 	/* No atexit handlers or destructors of an extension the parent may not trust. */
 	_exit(0);
@@ -366,6 +471,7 @@ static void free_body(struct message_body *b)
 {
 	free(b->ranges);
 	free(b->entries);
+	free(b->fills);
 	free(b->samples);
 	free(b->pieces);
 }
@@ -381,13 +487,16 @@ static int read_body(int fd, const struct message_header *h, const struct timesp
 
 	b->ranges = malloc(ranges + 1);
 	b->entries = malloc((size_t)h->entries_len + 1);
+	b->fills = malloc((size_t)h->nr_entries + 1);
 	b->samples = malloc(samples + 1);
 	b->pieces = malloc(pieces + 1);
-	if (!b->ranges || !b->entries || !b->samples || !b->pieces)
+	if (!b->ranges || !b->entries || !b->fills || !b->samples || !b->pieces)
 		return -ENOMEM;
 	err = read_by(fd, b->ranges, ranges, deadline);
 	if (!err)
 		err = read_by(fd, b->entries, h->entries_len, deadline);
+	if (!err)
+		err = read_by(fd, b->fills, h->nr_entries, deadline);
 	if (!err)
 		err = read_by(fd, b->samples, samples, deadline);
 	if (!err)
@@ -405,6 +514,8 @@ static struct mdf_error *check_body(const struct message_header *h, const struct
 	for (uint32_t i = 0; i < h->nr_ranges; i++) {
 		const struct message_range *r = &b->ranges[i];
 
+		if (r->kind >= NR_RANGE_KINDS)
+			return mdf_error(-EBADMSG, "sent a malformed report (range kind %" PRIu64 ")", r->kind);
 		if (r->start >= env->max_pfn || r->count > env->max_pfn - r->start)
 			return mdf_error(-ERANGE, "registered pfns 0x%" PRIx64 "-0x%" PRIx64
 					 " beyond the dump's last pfn 0x%" PRIx64, r->start,
@@ -468,7 +579,7 @@ static int add_erasures(const char *name, const struct message_header *h, const 
 			char text[MAX_TEXT];
 
 			snprintf(text, sizeof(text), "%s:%s", name, whats[entry]);
-			err = erase_set_entry(set, text, false, &entries[entry]);
+			err = erase_set_entry_filled(set, text, b->fills[entry], &entries[entry]);
 		}
 		if (!err && samples[p->sample] == UINT32_MAX)
 			err = erase_set_sample(set, entries[entry], &samples[p->sample]);
@@ -484,14 +595,14 @@ out:
 }
 
 /*
- * The parent's side of one extension: its ranges go to @keep and
- * @discard, its erasures to env->erase, only when the whole message
+ * The parent's side of one extension: its ranges go to @decisions, its
+ * erasures to env->erase, only when the whole message
  * arrived and every range lies in the dump.  An extension that fails is
  * out->problem; the error returned is makedumpfile's own (no memory).
  */
 static struct mdf_error *collect(int fd, pid_t pid, const struct extension_options *opt,
 				 const struct extension_env *env, struct extension_outcome *out,
-				 struct pfn_ranges *keep, struct pfn_ranges *discard)
+				 struct page_decisions *decisions)
 {
 	struct message_header h;
 	struct message_body body = { 0 };
@@ -538,14 +649,14 @@ static struct mdf_error *collect(int fd, pid_t pid, const struct extension_optio
 	problem = check_body(&h, &body, env);
 	if (problem)
 		goto failed;
-	code = pfn_ranges_reserve(keep, h.nr_ranges);
-	if (!code)
-		code = pfn_ranges_reserve(discard, h.nr_ranges);
+	out->has_callback = h.flags & MESSAGE_HAS_CALLBACK;
 	for (uint32_t i = 0; i < h.nr_ranges && !code; i++) {
 		const struct message_range *r = &body.ranges[i];
+		uint64_t *pages[NR_RANGE_KINDS] = { &out->discard_pages, &out->keep_pages, &out->include_pages,
+						    &out->exclude_pages };
 
-		code = pfn_ranges_add(r->keep ? keep : discard, r->start, r->count);
-		*(r->keep ? &out->keep_pages : &out->discard_pages) += r->count;
+		code = pfn_ranges_add(decision_set(decisions, r->kind), r->start, r->count);
+		*pages[r->kind] += r->count;
 	}
 	if (!code && h.nr_pieces && env->erase)
 		code = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
@@ -578,7 +689,7 @@ static double cpu_ms_since(const struct timespec *start)
 
 static struct mdf_error *run_one(const char *path, const char *name, const struct extension_options *opt,
 				 const struct extension_env *env, struct extension_outcome *out,
-				 struct pfn_ranges *keep, struct pfn_ranges *discard)
+				 struct page_decisions *decisions)
 {
 	struct timespec start;
 	struct mdf_error *err;
@@ -601,102 +712,207 @@ static struct mdf_error *run_one(const char *path, const char *name, const struc
 		run_child(fds[1], path, name, opt, env);
 	}
 	close(fds[1]);
-	err = collect(fds[0], pid, opt, env, out, keep, discard);
+	err = collect(fds[0], pid, opt, env, out, decisions);
 	close(fds[0]);
 	out->parent_cpu_ms = cpu_ms_since(&start);
 	return err;
 }
 
-struct mdf_error *extensions_run(const struct extension_options *opt, const struct extension_env *env,
-				 struct pfn_ranges *keep, struct pfn_ranges *discard,
-				 struct extension_results *results)
-{
-	const char *dir = opt->dir ? opt->dir : EXTENSION_DIR;
-	struct mdf_error *err = NULL, *refusal;
-	char *real_dir = NULL, **names = NULL;
-	size_t count = 0;
-	bool prepared = false;
-	struct timespec start;
-	double children_ms = 0;
-	struct stat st;
+/* An extension to run: where it is, its name, or why it may not run. */
+struct candidate {
+	char *path;
+	char *name;
+	struct mdf_error *refusal;
+};
 
-	memset(results, 0, sizeof(*results));
-	if (opt->disabled)
-		return NULL;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+struct candidates {
+	struct candidate *list;
+	size_t count, cap;
+};
+
+static void free_candidates(struct candidates *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		free(c->list[i].path);
+		free(c->list[i].name);
+		mdf_error_free(c->list[i].refusal);
+	}
+	free(c->list);
+}
+
+/* Takes @path (malloc'ed) and @refusal; the name is the file's without ".so". */
+static struct mdf_error *add_candidate(struct candidates *c, char *path, const char *file,
+				       struct mdf_error *refusal)
+{
+	size_t len = strlen(file);
+	char *name = strndup(file, len > 3 && !strcmp(file + len - 3, ".so") ? len - 3 : len);
+
+	if (!name || vec_reserve(c->list, &c->cap, c->count, 1)) {
+		free(name);
+		free(path);
+		mdf_error_free(refusal);
+		return &mdf_error_enomem;
+	}
+	for (size_t i = 0; i < c->count && !refusal; i++)
+		if (!strcmp(c->list[i].name, name))
+			refusal = mdf_error(-EEXIST, "an extension named %s runs already, from %s", name,
+					    c->list[i].path);
+	c->list[c->count++] = (struct candidate){ path, name, refusal };
+	return NULL;
+}
+
+/* The *.so of @dir, in name order, each checked; nothing when @dir is not there. */
+static struct mdf_error *add_directory(struct candidates *c, const char *dir)
+{
+	struct mdf_error *err, *refusal;
+	char **names = NULL, *real_dir = NULL;
+	size_t count = 0;
+	bool trusted;
+
 	refusal = list_extensions(dir, &names, &count);
 	if (refusal) {
-		msg_warn("cannot read the extensions directory %s: %s; no extension runs", dir,
+		msg_warn("cannot read the extensions directory %s: %s; its extensions do not run", dir,
 			 mdf_error_text(refusal));
 		mdf_error_free(refusal);
 		return NULL;
 	}
 	if (!count)
-		goto out;
+		return NULL;
 	real_dir = realpath(dir, NULL);
-	if (!real_dir || stat(real_dir, &st) < 0)
-		refusal = mdf_error_code(-errno);
-	else
-		refusal = check_trusted(&st);
+	refusal = real_dir ? check_directory(real_dir) : mdf_error_code(-errno);
+	trusted = !refusal;
 	if (refusal) {
-		msg_warn("extensions directory %s is not trusted (%s): no extension runs", dir,
+		msg_warn("extensions directory %s is not trusted (%s): its extensions do not run", dir,
 			 mdf_error_text(refusal));
 		mdf_error_free(refusal);
-		goto out;
 	}
+	err = NULL;
+	for (size_t i = 0; i < count && trusted && !err; i++) {
+		char *path;
+
+		if (asprintf(&path, "%s/%s", real_dir, names[i]) < 0)
+			err = &mdf_error_enomem;
+		else
+			err = add_candidate(c, path, names[i], check_file(path, real_dir));
+	}
+	free_names(names, count);
+	free(real_dir);
+	return err;
+}
+
+/*
+ * --extension @name: a path as given, a bare name in --extension-dir,
+ * then in EXTENSION_DIR (never in the current directory).
+ */
+static struct mdf_error *add_named(struct candidates *c, const char *name, const char *dir)
+{
+	const char *dirs[] = { dir, EXTENSION_DIR };
+	const char *file = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	size_t len = strlen(file);
+	const char *found_in = NULL;
+	char *path = NULL, *real_dir;
+	struct mdf_error *refusal;
+
+	if (len <= 3 || strcmp(file + len - 3, ".so"))
+		return add_candidate(c, strdup(name), file,
+				     mdf_error(-EINVAL, "not an extension's file name (NAME.so)"));
+	if (file != name)
+		return add_candidate(c, strdup(name), file, check_file(name, NULL));
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !path; i++) {
+		struct stat st;
+
+		if (!dirs[i])
+			continue;
+		if (asprintf(&path, "%s/%s", dirs[i], name) < 0)
+			return &mdf_error_enomem;
+		if (lstat(path, &st) == 0) {
+			found_in = dirs[i];
+			break;
+		}
+		free(path);
+		path = NULL;
+	}
+	if (!path)
+		return add_candidate(c, strdup(name), file,
+				     mdf_error(-ENOENT, "not found in %s%s%s", dir ? dir : "", dir ? " nor in " : "",
+					       EXTENSION_DIR));
+	real_dir = realpath(found_in, NULL);
+	refusal = real_dir ? check_directory(real_dir) : mdf_error_code(-errno);
+	if (refusal)
+		refusal = mdf_error_wrap(refusal, "its directory %s is not trusted", found_in);
+	else
+		refusal = check_file(path, real_dir);
+	free(real_dir);
+	return add_candidate(c, path, file, refusal);
+}
+
+struct mdf_error *extensions_run(const struct extension_options *opt, const struct extension_env *env,
+				 struct page_decisions *decisions, struct extension_results *results)
+{
+	struct candidates c = { 0 };
+	struct mdf_error *err = NULL;
+	size_t runnable = 0;
+	bool prepared = false;
+	struct timespec start;
+	double children_ms = 0;
+
+	memset(results, 0, sizeof(*results));
+	if (opt->disabled)
+		return NULL;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+	/* Named extensions replace the default directory, as upstream's --extension runs only those. */
+	if (opt->dir || !opt->nr_names)
+		err = add_directory(&c, opt->dir ? opt->dir : EXTENSION_DIR);
+	for (size_t i = 0; i < opt->nr_names && !err; i++)
+		err = add_named(&c, opt->names[i], opt->dir);
+	if (err || !c.count)
+		goto out;
+	for (size_t i = 0; i < c.count; i++)
+		runnable += !c.list[i].refusal;
 	/*
 	 * With several extensions, what every child would read the same way
 	 * is read once, before the children inherit it; a single one's child
 	 * reads only what its extension asks for.
 	 */
-	if (count > 1) {
+	if (runnable > 1) {
 		extension_runtime_prepare(env);
 		prepared = true;
 	}
-	results->outcomes = calloc(count, sizeof(*results->outcomes));
+	results->outcomes = calloc(c.count, sizeof(*results->outcomes));
 	if (!results->outcomes) {
 		err = &mdf_error_enomem;
 		goto out;
 	}
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < c.count && !err; i++) {
+		const struct candidate *cand = &c.list[i];
 		struct extension_outcome *o = &results->outcomes[results->count++];
-		char *path;
 
-		o->name = strndup(names[i], strlen(names[i]) - 3);
-		if (!o->name || asprintf(&path, "%s/%s", real_dir, names[i]) < 0) {
+		o->name = strdup(cand->name);
+		if (!o->name) {
 			err = &mdf_error_enomem;
-			goto out;
+			break;
 		}
-		refusal = check_file(path, real_dir);
-		if (refusal) {
-			o->problem = strdup(mdf_error_text(refusal));
-			msg_warn("extension %s refused: %s", path, mdf_error_text(refusal));
-			mdf_error_free(refusal);
-		} else {
-			err = run_one(path, o->name, opt, env, o, keep, discard);
+		if (cand->refusal) {
+			o->problem = strdup(mdf_error_text(cand->refusal));
+			msg_warn("extension %s refused: %s", cand->path, mdf_error_text(cand->refusal));
+			continue;
 		}
-		if (!refusal && !err && o->ok) {
-			msg_info("Loaded extension: %s", path);
+		err = run_one(cand->path, o->name, opt, env, o, decisions);
+		if (!err && o->ok)
 			msg_debug("extension %s: %.1f ms of CPU in its process, %.1f ms in makedumpfile's",
 				  o->name, o->child_cpu_ms, o->parent_cpu_ms);
-		} else if (!refusal && !err) {
-			msg_warn("extension %s failed: %s; its page ranges are dropped", path, o->problem);
-		}
-		free(path);
-		if (err)
-			goto out;
+		else if (!err)
+			msg_warn("extension %s failed: %s; its page ranges are dropped", cand->path, o->problem);
 		children_ms += o->child_cpu_ms;
 	}
-	pfn_ranges_merge(keep);
-	pfn_ranges_merge(discard);
+	page_decisions_merge(decisions);
 out:
 	if (prepared)
 		extension_runtime_finish(env);
 	if (results->count)
 		msg_debug("extensions: %.1f ms of CPU in their processes, %.1f ms in makedumpfile's", children_ms,
 			  cpu_ms_since(&start));
-	free_names(names, count);
-	free(real_dir);
+	free_candidates(&c);
 	return err;
 }
 

@@ -22,6 +22,7 @@
 #include "kernel/walkers.h"
 #include "makedumpfile-extension.h"
 #include "memory/reader.h"
+#include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
 #include "util/error.h"
 #include "util/message.h"
@@ -32,8 +33,7 @@ struct mdf_extension {
 	const char *name;
 	const struct extension_arg *args;
 	size_t nr_args;
-	struct pfn_ranges keep;
-	struct pfn_ranges discard;
+	struct page_decisions decisions;
 	/*
 	 * Its entries are the WHATs of mdf_erase_*() (the parent prefixes the
 	 * extension's name), each with one sample that gathers every call.
@@ -46,6 +46,13 @@ struct mdf_extension {
 #define MAX_WHAT_LEN 127
 
 static struct mdf_extension runtime;
+
+/*
+ * What the message macros of upstream's API (makedumpfile.h's MSG,
+ * ERRMSG) read, set for the extension before it is loaded.
+ */
+int message_level = ML_DEFAULT;
+int flag_strerr_message;
 
 /*
  * What every child would read the same way is read here once: the kernel's
@@ -96,6 +103,8 @@ void extension_runtime_begin(const struct extension_env *env, const char *name,
 	runtime.args = args;
 	runtime.nr_args = nr_args;
 	erase_set_init(&runtime.erase, env->page_size, env->max_pfn);
+	message_level = msg_level();
+	flag_strerr_message = msg_stdout_is_data();
 }
 
 struct mdf_extension *extension_runtime_handle(void)
@@ -103,11 +112,9 @@ struct mdf_extension *extension_runtime_handle(void)
 	return &runtime;
 }
 
-void extension_runtime_ranges(struct pfn_ranges **keep, struct pfn_ranges **discard,
-			      struct erase_set **erase)
+void extension_runtime_results(struct page_decisions **decisions, struct erase_set **erase)
 {
-	*keep = &runtime.keep;
-	*discard = &runtime.discard;
+	*decisions = &runtime.decisions;
 	*erase = &runtime.erase;
 }
 
@@ -397,19 +404,20 @@ int mdf_uvtop(uint64_t mm, uint64_t uvaddr, uint64_t *paddr)
 
 int mdf_discard_pfns(uint64_t pfn, uint64_t count)
 {
-	return pfn_ranges_add(&runtime.discard, pfn, count);
+	return pfn_ranges_add(&runtime.decisions.discard, pfn, count);
 }
 
 int mdf_keep_pfns(uint64_t pfn, uint64_t count)
 {
-	return pfn_ranges_add(&runtime.keep, pfn, count);
+	return pfn_ranges_add(&runtime.decisions.keep, pfn, count);
 }
 
 /*
- * The sample of @what (@fallback when NULL), made with its entry on its
- * first use: entries and samples pair up, entry i's sample is sample i.
+ * The sample of @what (@fallback when NULL) written with @fill, made with
+ * its entry on its first use: entries and samples pair up, entry i's
+ * sample is sample i.
  */
-static int erase_sample(const char *what, const char *fallback, uint32_t *sample)
+static int erase_sample(const char *what, const char *fallback, unsigned char fill, uint32_t *sample)
 {
 	struct erase_set *set = &runtime.erase;
 	uint32_t entry;
@@ -426,38 +434,44 @@ static int erase_sample(const char *what, const char *fallback, uint32_t *sample
 		if (!isgraph((unsigned char)what[i]))
 			return -EINVAL;
 	for (size_t i = 0; i < set->nr_entries; i++) {
-		if (!strcmp(set->entries[i].text, what)) {
+		if (!strcmp(set->entries[i].text, what) && set->entries[i].fill == fill) {
 			*sample = (uint32_t)i;
 			return 0;
 		}
 	}
 	if (set->nr_entries == EXTENSION_MAX_ERASE_WHATS)
 		return -E2BIG;
-	err = erase_set_entry(set, what, false, &entry);
+	err = erase_set_entry_filled(set, what, fill, &entry);
 	if (!err)
 		err = erase_set_sample(set, entry, sample);
 	return err;
 }
 
 /* The checks both erase calls make before they record anything. */
-static int erase_request(uint64_t len, const char *what, const char *fallback, uint32_t *sample)
+static int erase_request(uint64_t len, const char *what, const char *fallback, unsigned char fill,
+			 uint32_t *sample)
 {
 	if (!len)
 		return -EINVAL;
 	if (len > MAX_ERASE_CALL)
 		return -E2BIG;
-	return erase_sample(what, fallback, sample);
+	return erase_sample(what, fallback, fill, sample);
 }
 
-int mdf_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *what)
+int extension_runtime_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *what, unsigned char fill)
 {
 	uint32_t sample;
 	int err;
 
-	err = erase_request(len, what, "kvaddr", &sample);
+	err = erase_request(len, what, "kvaddr", fill, &sample);
 	if (!err)
 		err = erase_set_add_virt(&runtime.erase, runtime.env->mem, sample, vaddr, len);
 	return err;
+}
+
+int mdf_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *what)
+{
+	return extension_runtime_erase_kvaddr(vaddr, len, what, ERASE_FILL);
 }
 
 int mdf_erase_paddr(uint64_t paddr, uint64_t len, const char *what)
@@ -465,7 +479,7 @@ int mdf_erase_paddr(uint64_t paddr, uint64_t len, const char *what)
 	uint32_t sample;
 	int err;
 
-	err = erase_request(len, what, "paddr", &sample);
+	err = erase_request(len, what, "paddr", ERASE_FILL, &sample);
 	if (!err)
 		err = erase_set_add_phys(&runtime.erase, sample, paddr, len);
 	return err;

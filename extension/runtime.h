@@ -8,12 +8,13 @@
 #define MDF_EXTENSION_RUNTIME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct erase_set;
 struct extension_arg;
 struct extension_env;
 struct mdf_extension;
-struct pfn_ranges;
+struct page_decisions;
 
 /* In the parent, before the extensions' children: what they share. */
 void extension_runtime_prepare(const struct extension_env *env);
@@ -24,8 +25,12 @@ void extension_runtime_begin(const struct extension_env *env, const char *name,
 			     const struct extension_arg *args, size_t nr_args);
 /* The handle given to mdf_extension_init(). */
 struct mdf_extension *extension_runtime_handle(void);
-/* The ranges the extension registered, and what it asked to erase. */
-void extension_runtime_ranges(struct pfn_ranges **keep, struct pfn_ranges **discard,
-			      struct erase_set **erase);
+/* What the extension decided of pages, and what it asked to erase. */
+void extension_runtime_results(struct page_decisions **decisions, struct erase_set **erase);
+/*
+ * mdf_erase_kvaddr() writing @fill rather than ERASE_FILL, for
+ * update_filter_info_raw() of upstream's API.
+ */
+int extension_runtime_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *what, unsigned char fill);
 
 #endif

@@ -162,7 +162,12 @@ void report_extensions(const struct extension_results *results)
 	for (size_t i = 0; i < results->count; i++) {
 		const struct extension_outcome *o = &results->outcomes[i];
 
-		if (o->ok)
+		if (o->ok && o->has_callback)
+			msg_report("Extension %s: 0x%016" PRIx64 " pages to discard, 0x%016" PRIx64
+				   " to keep, its callback 0x%016" PRIx64 " to include, 0x%016" PRIx64
+				   " to exclude", o->name, o->discard_pages, o->keep_pages, o->include_pages,
+				   o->exclude_pages);
+		else if (o->ok)
 			msg_report("Extension %s: 0x%016" PRIx64 " pages to discard, 0x%016" PRIx64
 				   " to keep", o->name, o->discard_pages, o->keep_pages);
 		else

@@ -233,7 +233,7 @@ enum page_category page_classify(const struct page_layout *l, int dump_level, ui
 	*nr_pages = 1ull << order;
 
 	if (l->compound_head != NOT_FOUND && (field_u64(page, l->compound_head) & 1))
-		return PAGE_CAT_NONE;
+		return PAGE_CAT_COMPOUND_TAIL;
 	if ((level & DL_EXCLUDE_FREE) && l->buddy_value != NOT_FOUND && l->mapcount != NOT_FOUND &&
 	    l->private != NOT_FOUND && !is_slab(l, flags, mapcount) && mapcount == (uint32_t)l->buddy_value) {
 		uint64_t max_orders = l->free_area_length != NOT_FOUND ? (uint64_t)l->free_area_length : 64;

@@ -25,9 +25,13 @@ struct mdf_error;
 /* A field of struct page_layout the kernel does not have. */
 #define PAGE_LAYOUT_NOT_FOUND (-1)
 
-/* What a page is, for the dump level; PAGE_CAT_NONE: no rule excludes it. */
+/*
+ * What a page is, for the dump level; PAGE_CAT_NONE: no rule excludes it;
+ * PAGE_CAT_COMPOUND_TAIL: none either, its compound head decides for it.
+ */
 enum page_category {
 	PAGE_CAT_NONE,
+	PAGE_CAT_COMPOUND_TAIL,
 	PAGE_CAT_FREE,
 	PAGE_CAT_CACHE,
 	PAGE_CAT_CACHE_PRIVATE,
@@ -103,7 +107,7 @@ bool page_layout_classifies(const struct page_layout *l, int dump_level);
  * *@nr_pages becomes the number of pages from @pfn on that the answer is
  * for: a free buddy block's 2^order, a compound head's 2^order (if its
  * order is valid and @tail_loaded), else 1.  A compound tail page is
- * PAGE_CAT_NONE: its head decided for it.  The first rule that matches
+ * PAGE_CAT_COMPOUND_TAIL.  The first rule that matches
  * decides, in upstream's order: free, cache, private cache, user data,
  * hwpoison, offline.  A free page with an order past the kernel's is
  * kept, with a warning.

@@ -39,10 +39,13 @@ struct page_scan {
 	unsigned int section_pfn_shift;
 	uint64_t nr_sections;
 
-	/* Extension ranges; keep_cursor follows exclusions, the other the discard pass. */
-	const struct pfn_ranges *discard;
-	struct pfn_cursor keep_cursor;
-	struct pfn_cursor keep_cursor_discard;
+	/*
+	 * Extensions' decisions; the cursors of the classification pass, then
+	 * those of the discard pass (a cursor serves ascending queries).
+	 */
+	const struct page_decisions *decisions;
+	struct pfn_cursor keep_cursor, include_cursor, exclude_cursor;
+	struct pfn_cursor keep_cursor_discard, include_cursor_discard;
 
 	/* A multi-page block excluded past the end of the previous cycle. */
 	uint64_t pending_end;
@@ -126,12 +129,33 @@ void page_scan_free(struct page_scan *scan)
 	free(scan);
 }
 
-void page_scan_set_extension_ranges(struct page_scan *scan, const struct pfn_ranges *keep,
-				    const struct pfn_ranges *discard)
+void page_decisions_merge(struct page_decisions *d)
 {
-	pfn_cursor_init(&scan->keep_cursor, keep);
-	pfn_cursor_init(&scan->keep_cursor_discard, keep);
-	scan->discard = discard;
+	pfn_ranges_merge(&d->keep);
+	pfn_ranges_merge(&d->include);
+	pfn_ranges_merge(&d->discard);
+	pfn_ranges_merge(&d->exclude);
+}
+
+void page_decisions_free(struct page_decisions *d)
+{
+	pfn_ranges_free(&d->keep);
+	pfn_ranges_free(&d->include);
+	pfn_ranges_free(&d->discard);
+	pfn_ranges_free(&d->exclude);
+}
+
+void page_scan_set_decisions(struct page_scan *scan, const struct page_decisions *d)
+{
+	scan->decisions = d;
+	pfn_cursor_init(&scan->keep_cursor, &d->keep);
+	pfn_cursor_init(&scan->include_cursor, &d->include);
+	pfn_cursor_init(&scan->exclude_cursor, &d->exclude);
+	pfn_cursor_init(&scan->keep_cursor_discard, &d->keep);
+	pfn_cursor_init(&scan->include_cursor_discard, &d->include);
+	/* Page-by-page decisions need the struct pages, whatever the dump level. */
+	if (d->include.count || d->exclude.count)
+		scan->classify = true;
 }
 
 uint64_t page_scan_max_pfn(const struct page_scan *scan)
@@ -157,20 +181,28 @@ static void set_bits(uint8_t *bitmap, uint64_t from, uint64_t to)
 }
 
 /*
- * The 1st bitmap: pages of the dump's ranges, each range's first pfn
- * rounded down; see upstream_counts_partial_pages() for its last.
+ * The pfns of the dump's range @range: its first pfn rounded down; see
+ * upstream_counts_partial_pages() for its last.
  */
+static void present_pfns(const struct page_scan *scan, size_t range, uint64_t *from, uint64_t *to)
+{
+	const struct phys_range *r = &scan->in->ranges[range];
+
+	*from = r->start / scan->page_size;
+	*to = (r->end + (scan->partial_pages ? scan->page_size - 1 : 0)) / scan->page_size;
+	if (*to > scan->max_pfn)
+		*to = scan->max_pfn;
+}
+
+/* The 1st bitmap: pages of the dump's ranges. */
 static void mark_present(const struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn,
 			 uint8_t *present)
 {
-	const struct dump_input *in = scan->in;
-
 	memset(present, 0, (end_pfn - start_pfn + 7) / 8);
-	for (size_t i = 0; i < in->nr_ranges; i++) {
-		uint64_t from = in->ranges[i].start / scan->page_size;
-		uint64_t to = (in->ranges[i].end + (scan->partial_pages ? scan->page_size - 1 : 0)) /
-			      scan->page_size;
+	for (size_t i = 0; i < scan->in->nr_ranges; i++) {
+		uint64_t from, to;
 
+		present_pfns(scan, i, &from, &to);
 		if (from < start_pfn)
 			from = start_pfn;
 		if (to > end_pfn)
@@ -196,6 +228,7 @@ static uint64_t *category_counter(struct page_counts *counts, enum page_category
 	case PAGE_CAT_OFFLINE:
 		return &counts->offline;
 	case PAGE_CAT_NONE:
+	case PAGE_CAT_COMPOUND_TAIL:
 		break;
 	}
 	return NULL;
@@ -209,6 +242,11 @@ struct cycle {
 	uint8_t *dumpable;
 	struct page_counts *counts;
 };
+
+static bool kept(struct page_scan *scan, uint64_t pfn)
+{
+	return scan->decisions && pfn_cursor_contains(&scan->keep_cursor, pfn);
+}
 
 /* Clears [from, to) in the cycle; what lies past its end waits for the next one. */
 static void exclude(struct page_scan *scan, struct cycle *c, uint64_t from, uint64_t to,
@@ -224,18 +262,17 @@ static void exclude(struct page_scan *scan, struct cycle *c, uint64_t from, uint
 	for (uint64_t pfn = from; pfn < to; pfn++) {
 		uint64_t bit = pfn - c->start;
 
-		if ((c->dumpable[bit / 8] & (1u << (bit % 8))) &&
-		    !pfn_cursor_contains(&scan->keep_cursor, pfn)) {
+		if ((c->dumpable[bit / 8] & (1u << (bit % 8))) && !kept(scan, pfn)) {
 			c->dumpable[bit / 8] &= (uint8_t)~(1u << (bit % 8));
 			(*counter)++;
 		}
 	}
 }
 
-/* Discard ranges take what the flag rules left, except what is kept. */
+/* Discard ranges take what the flag rules left, except what is kept or included. */
 static void apply_discards(struct page_scan *scan, struct cycle *c)
 {
-	const struct pfn_ranges *set = scan->discard;
+	const struct pfn_ranges *set = scan->decisions ? &scan->decisions->discard : NULL;
 	size_t lo = 0, hi = set ? set->count : 0;
 
 	while (lo < hi) {
@@ -254,12 +291,25 @@ static void apply_discards(struct page_scan *scan, struct cycle *c)
 			uint64_t bit = pfn - c->start;
 
 			if ((c->dumpable[bit / 8] & (1u << (bit % 8))) &&
-			    !pfn_cursor_contains(&scan->keep_cursor_discard, pfn)) {
+			    !pfn_cursor_contains(&scan->keep_cursor_discard, pfn) &&
+			    !pfn_cursor_contains(&scan->include_cursor_discard, pfn)) {
 				c->dumpable[bit / 8] &= (uint8_t)~(1u << (bit % 8));
 				c->counts->extension++;
 			}
 		}
 	}
+}
+
+/* A page no rule excluded: an extension's PG_EXCLUDE takes it, unless it is kept. */
+static void apply_exclude(struct page_scan *scan, struct cycle *c, uint64_t pfn)
+{
+	uint64_t bit = pfn - c->start;
+
+	if (!scan->decisions || !pfn_cursor_contains(&scan->exclude_cursor, pfn) || kept(scan, pfn) ||
+	    !(c->dumpable[bit / 8] & (1u << (bit % 8))))
+		return;
+	c->dumpable[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+	c->counts->extension++;
 }
 
 /*
@@ -314,6 +364,8 @@ static void classify_section(struct page_scan *scan, struct cycle *c, uint64_t f
 
 		if (!(c->present[bit / 8] & (1u << (bit % 8))))
 			continue;
+		if (scan->decisions && pfn_cursor_contains(&scan->include_cursor, pfn))
+			continue;
 		if (!load_struct_page(scan, pfn, &page)) {
 			pfn = scan->unreadable_end - 1;
 			continue;
@@ -321,10 +373,51 @@ static void classify_section(struct page_scan *scan, struct cycle *c, uint64_t f
 		category = page_classify(&scan->l, scan->dump_level, pfn, page, pfn + 1 < scan->batch_end,
 					 &nr_pages);
 		if (category == PAGE_CAT_NONE)
+			apply_exclude(scan, c, pfn);
+		if (category == PAGE_CAT_NONE || category == PAGE_CAT_COMPOUND_TAIL)
 			continue;
 		exclude(scan, c, pfn, pfn + nr_pages, category);
 		pfn += nr_pages - 1;
 	}
+}
+
+struct mdf_error *page_scan_each_struct_page(struct page_scan *scan,
+					     struct mdf_error *(*fn)(uint64_t pfn, const void *page, void *arg),
+					     void *arg)
+{
+	uint64_t done = 0;   /* pfns below are visited: ranges may overlap */
+
+	/* The classification that follows says what cannot be read; once is enough. */
+	scan->warned_unreadable = true;
+	for (size_t i = 0; i < scan->in->nr_ranges; i++) {
+		uint64_t from, to;
+
+		present_pfns(scan, i, &from, &to);
+		if (from < done)
+			from = done;
+		for (uint64_t pfn = from; pfn < to; pfn++) {
+			uint64_t section = pfn >> scan->section_pfn_shift;
+			const unsigned char *page;
+			struct mdf_error *err;
+
+			if (section >= scan->nr_sections)
+				break;
+			if (!mem_map_section_start(scan->mem_map, section)) {
+				pfn = ((section + 1) << scan->section_pfn_shift) - 1;
+				continue;
+			}
+			if (!load_struct_page(scan, pfn, &page)) {
+				pfn = scan->unreadable_end - 1;
+				continue;
+			}
+			err = fn(pfn, page, arg);
+			if (err)
+				return err;
+		}
+		if (to > done)
+			done = to;
+	}
+	return NULL;
 }
 
 void page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,

@@ -15,12 +15,12 @@
 #include <stdint.h>
 
 #include "scan/page_rules.h"
+#include "scan/pfn_ranges.h"
 
 struct dump_input;
 struct mdf_error;
 struct mem_map;
 struct memory;
-struct pfn_ranges;
 struct kernel;
 struct page_scan;
 
@@ -41,13 +41,40 @@ struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, stru
 void page_scan_free(struct page_scan *scan);
 
 /*
- * Ranges from extensions, sorted and merged (pfn_ranges_merge): a pfn to
- * keep is never excluded, by any rule; a pfn to discard that no rule
- * excluded is excluded and counted as an extension page.  The sets must
- * outlive the scan.
+ * What extensions decided of page frames, each set sorted and merged
+ * (pfn_ranges_merge) before the scan uses it.  Keeping wins over
+ * discarding, whoever asked:
+ *  - keep: never excluded, by any rule (mdf_keep_pfns);
+ *  - include: upstream's PG_INCLUDE, the page rules pass over these pfns
+ *    (a multi-page block excluded from an earlier pfn still covers them,
+ *    and pages of zeros are still excluded at -d 1, as upstream does);
+ *  - discard: excluded where no rule excluded them (mdf_discard_pfns);
+ *  - exclude: upstream's PG_EXCLUDE, the same but for compound tail
+ *    pages, which upstream leaves to their head.
+ * Pages excluded only by discard or exclude count as extension pages.
  */
-void page_scan_set_extension_ranges(struct page_scan *scan, const struct pfn_ranges *keep,
-				    const struct pfn_ranges *discard);
+struct page_decisions {
+	struct pfn_ranges keep;
+	struct pfn_ranges include;
+	struct pfn_ranges discard;
+	struct pfn_ranges exclude;
+};
+
+void page_decisions_merge(struct page_decisions *d);
+void page_decisions_free(struct page_decisions *d);
+
+/* @d must outlive the scan. */
+void page_scan_set_decisions(struct page_scan *scan, const struct page_decisions *d);
+
+/*
+ * Calls @fn, in ascending order, for each pfn whose page the scan
+ * classifies (the dump holds it and its struct page can be read), with
+ * the bytes of its struct page; stops at the first error @fn returns.
+ * For extensions that decide page by page.
+ */
+struct mdf_error *page_scan_each_struct_page(struct page_scan *scan,
+					     struct mdf_error *(*fn)(uint64_t pfn, const void *page, void *arg),
+					     void *arg);
 
 /* One past the highest pfn the bitmaps cover (upstream's max_mapnr). */
 uint64_t page_scan_max_pfn(const struct page_scan *scan);

@@ -23,6 +23,11 @@ void msg_set_stdout_is_data(bool is_data)
 	stdout_is_data = is_data;
 }
 
+bool msg_stdout_is_data(void)
+{
+	return stdout_is_data;
+}
+
 static void vprint(int level, bool to_stdout, const char *prefix, const char *fmt, va_list ap)
 {
 	FILE *out = to_stdout && !stdout_is_data ? stdout : stderr;

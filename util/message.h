@@ -37,6 +37,7 @@ int msg_level(void);
  * stdout carries data (a flattened dump, a listing): then to stderr.
  */
 void msg_set_stdout_is_data(bool is_data);
+bool msg_stdout_is_data(void);
 
 /* What went wrong, where; always printed unless errors are masked. */
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

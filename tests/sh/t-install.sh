@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make install into a DESTDIR: the binary, the extensions directory, the
-# extension header and its pkg-config file, the erasing extensions of
+# extension header and its pkg-config file, upstream's API headers and
+# linker script with theirs, the erasing extensions of
 # eppic_scripts/ and their README, the man pages (which man -l shows) and
 # the sample filter config; a third-party extension, one that erases too,
-# builds against the installed header with pkg-config alone; make uninstall.
+# builds against the installed header with pkg-config alone, and so does
+# one written for upstream's API; make uninstall.
 . "$(dirname "$0")/../lib.sh" || exit 2
 
 root=$WORK/root
@@ -60,6 +62,20 @@ if [ -n "$cflags" ] && (cd "$WORK/third-party" &&
 	pass install-third-party-extension-builds
 else
 	fail install-third-party-extension-builds "cflags '$cflags': $(cat "$WORK/pkg.err" "$WORK/cc.log" | tail -n 3)"
+fi
+
+# One written for upstream's API, built the way its extensions/Makefile
+# builds, with makedumpfile.pc in place of the source tree.
+cflags=$(PKG_CONFIG_PATH=$root/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root \
+	pkg-config --cflags makedumpfile 2>"$WORK/pkg.err")
+script=$(PKG_CONFIG_PATH=$root/usr/lib/pkgconfig pkg-config --variable=linkerscript makedumpfile 2>>"$WORK/pkg.err")
+cp "$PROJECT/tests/upstream_api/sample_values.c" "$WORK/third-party/"
+if [ -n "$cflags" ] && [ -n "$script" ] && (cd "$WORK/third-party" &&
+	cc -O2 -g -fPIC -shared $cflags -Wl,-T,"$root$script" -o upstream.so sample_values.c &&
+	nm -D upstream.so | grep -q ' __start_init_ktypes$') >"$WORK/cc.log" 2>&1; then
+	pass install-upstream-api-extension-builds
+else
+	fail install-upstream-api-extension-builds "cflags '$cflags', script '$script': $(cat "$WORK/pkg.err" "$WORK/cc.log" | tail -n 3)"
 fi
 
 make -s -C "$PROJECT" uninstall DESTDIR="$root" PREFIX=/usr SANITIZE="${MDF_SANITIZE:-}" >/dev/null 2>&1

@@ -42,7 +42,7 @@ struct tool {
 	struct page_scan *scan;
 	struct erase_config *config;
 	struct erase_set erase;
-	struct pfn_ranges keep, discard;
+	struct page_decisions decisions;
 	struct extension_results results;
 };
 
@@ -125,14 +125,15 @@ static struct mdf_error *prepare(struct tool *t, const char *vmcore)
 	env = (struct extension_env){
 		.mem = t->mem,
 		.kernel = t->kernel,
+		.scan = t->scan,
 		.mem_map = page_scan_mem_map(t->scan),
 		.page_size = t->in->page_size,
 		.max_pfn = page_scan_max_pfn(t->scan),
 		.erase = &t->erase,
 	};
-	err = extensions_run(&t->ext, &env, &t->keep, &t->discard, &t->results);
+	err = extensions_run(&t->ext, &env, &t->decisions, &t->results);
 	if (!err)
-		page_scan_set_extension_ranges(t->scan, &t->keep, &t->discard);
+		page_scan_set_decisions(t->scan, &t->decisions);
 	for (size_t i = 0; !err && i < t->results.count; i++)
 		if (!t->results.outcomes[i].ok)
 			err = mdf_error(-EIO, "extension %s failed", t->results.outcomes[i].name);
@@ -180,8 +181,7 @@ int main(int argc, char **argv)
 	erase_config_free(t.config);
 	erase_set_free(&t.erase);
 	extension_results_free(&t.results);
-	pfn_ranges_free(&t.keep);
-	pfn_ranges_free(&t.discard);
+	page_decisions_free(&t.decisions);
 	page_scan_free(t.scan);
 	kernel_free(t.kernel);
 	memory_close(t.mem);
