@@ -21,13 +21,14 @@ static struct mdf_error *add_pfn(struct pfn_ranges *set, uint64_t pfn)
 	return pfn_ranges_add(set, pfn, 1) ? &mdf_error_enomem : NULL;
 }
 
-static struct mdf_error *decide(uint64_t pfn, const void *page, void *arg)
+static struct mdf_error *decide(uint64_t pfn, const void *page, void *arg, bool *pass_over_rules)
 {
 	const struct walk *w = arg;
 	int answer = w->callback((unsigned long)pfn, page);
 
 	switch (answer) {
 	case CALLBACK_INCLUDE:
+		*pass_over_rules = true;
 		return add_pfn(&w->decisions->include, pfn);
 	case CALLBACK_EXCLUDE:
 		return add_pfn(&w->decisions->exclude, pfn);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Upstream makedumpfile's per-page extension_callback(pfn, pcache), run in
- * the extension's own process: it is called for every page the scan
- * classifies, in ascending pfn order, with the bytes of its struct page,
- * and its answers come back as ranges, coalesced.
+ * the extension's own process: it is called for the pages upstream would
+ * call it for (page_scan_each_struct_page()), in ascending pfn order, with
+ * the bytes of each one's struct page, and its answers come back as
+ * ranges, coalesced.
  */
 #ifndef MDF_EXTENSION_PAGE_CALLBACK_H
 #define MDF_EXTENSION_PAGE_CALLBACK_H

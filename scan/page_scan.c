@@ -381,11 +381,9 @@ static void classify_section(struct page_scan *scan, struct cycle *c, uint64_t f
 	}
 }
 
-struct mdf_error *page_scan_each_struct_page(struct page_scan *scan,
-					     struct mdf_error *(*fn)(uint64_t pfn, const void *page, void *arg),
-					     void *arg)
+struct mdf_error *page_scan_each_struct_page(struct page_scan *scan, page_scan_visit_fn visit, void *arg)
 {
-	uint64_t done = 0;   /* pfns below are visited: ranges may overlap */
+	uint64_t next = 0;   /* the first pfn not passed yet: ranges may overlap, blocks span holes */
 
 	/* The classification that follows says what cannot be read; once is enough. */
 	scan->warned_unreadable = true;
@@ -393,29 +391,34 @@ struct mdf_error *page_scan_each_struct_page(struct page_scan *scan,
 		uint64_t from, to;
 
 		present_pfns(scan, i, &from, &to);
-		if (from < done)
-			from = done;
-		for (uint64_t pfn = from; pfn < to; pfn++) {
-			uint64_t section = pfn >> scan->section_pfn_shift;
+		for (uint64_t pfn = from > next ? from : next; pfn < to; pfn = next) {
+			uint64_t section = pfn >> scan->section_pfn_shift, nr_pages = 1;
 			const unsigned char *page;
+			enum page_category category;
 			struct mdf_error *err;
+			bool pass_over_rules = false;
 
+			next = pfn + 1;
 			if (section >= scan->nr_sections)
 				break;
 			if (!mem_map_section_start(scan->mem_map, section)) {
-				pfn = ((section + 1) << scan->section_pfn_shift) - 1;
+				next = (section + 1) << scan->section_pfn_shift;
 				continue;
 			}
 			if (!load_struct_page(scan, pfn, &page)) {
-				pfn = scan->unreadable_end - 1;
+				next = scan->unreadable_end;
 				continue;
 			}
-			err = fn(pfn, page, arg);
+			err = visit(pfn, page, arg, &pass_over_rules);
 			if (err)
 				return err;
+			if (pass_over_rules)
+				continue;
+			category = page_classify(&scan->l, scan->dump_level, pfn, page, pfn + 1 < scan->batch_end,
+						 &nr_pages);
+			if (category != PAGE_CAT_NONE && category != PAGE_CAT_COMPOUND_TAIL)
+				next = pfn + nr_pages;
 		}
-		if (to > done)
-			done = to;
 	}
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #ifndef MDF_SCAN_PAGE_SCAN_H
 #define MDF_SCAN_PAGE_SCAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "scan/page_rules.h"
@@ -67,14 +68,17 @@ void page_decisions_free(struct page_decisions *d);
 void page_scan_set_decisions(struct page_scan *scan, const struct page_decisions *d);
 
 /*
- * Calls @fn, in ascending order, for each pfn whose page the scan
- * classifies (the dump holds it and its struct page can be read), with
- * the bytes of its struct page; stops at the first error @fn returns.
- * For extensions that decide page by page.
+ * Visits, in ascending order, the pfns upstream makedumpfile's page rules
+ * reach (the dump holds them and their struct page can be read), with the
+ * bytes of each one's struct page: the pages a multi-page block excluded
+ * at its first pfn (the rest of a free block, the tails of an excluded
+ * compound page) are passed over, unless the visit of that first pfn said
+ * *@pass_over_rules, as upstream's PG_INCLUDE does.  Stops at the first
+ * error a visit returns.  For extension_callback().
  */
-struct mdf_error *page_scan_each_struct_page(struct page_scan *scan,
-					     struct mdf_error *(*fn)(uint64_t pfn, const void *page, void *arg),
-					     void *arg);
+typedef struct mdf_error *(*page_scan_visit_fn)(uint64_t pfn, const void *page, void *arg,
+						 bool *pass_over_rules);
+struct mdf_error *page_scan_each_struct_page(struct page_scan *scan, page_scan_visit_fn visit, void *arg);
 
 /* One past the highest pfn the bitmaps cover (upstream's max_mapnr). */
 uint64_t page_scan_max_pfn(const struct page_scan *scan);
