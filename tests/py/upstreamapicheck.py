@@ -4,12 +4,14 @@
 head wrote, both running the same extension of upstream's API.
 
 upstreamapicheck.py DUMPREAD OURS UPSTREAM [--markers MARKER_PFNS --kind KIND
-                    (--absent | --present)] [--contents]
+                    (--absent | --present) [--removed-from BASE]] [--contents]
 
 The pfns of both (python3-libkdumpfile's file.pagemap) must be equal.
 --contents: each page's bytes too (what an eraser wrote), through DUMPREAD.
 --markers: every KIND pfn of MARKER_PFNS is absent from (or present in)
-ours, so the comparison is not between two dumps that both missed.
+ours, so the comparison is not between two dumps that both missed;
+--removed-from: the pfns BASE (the dump without the extension) holds and
+ours does not are exactly those KIND pfns.
 """
 import argparse
 import sys
@@ -27,6 +29,7 @@ def main():
     ap.add_argument('--absent', action='store_true')
     ap.add_argument('--present', action='store_true')
     ap.add_argument('--contents', action='store_true')
+    ap.add_argument('--removed-from')
     args = ap.parse_args()
 
     problems = []
@@ -49,6 +52,12 @@ def main():
                       if len(w) == 2 and w[0] == args.kind}
         if not listed:
             problems.append('no %s pfns in %s' % (args.kind, args.markers))
+        if args.removed_from:
+            removed = pfn_set(args.removed_from) - ours
+            if removed != listed:
+                problems.append('removed %d pfns, not the %d %s pfns: %d others, e.g. %s' % (
+                    len(removed), len(listed), args.kind, len(removed - listed),
+                    ' '.join('%#x' % p for p in sorted(removed - listed)[:5])))
         wrong = sorted(listed & ours) if args.absent else sorted(listed - ours)
         if wrong:
             problems.append('%d %s pfns %s ours, e.g. %#x' % (
