@@ -740,14 +740,14 @@ static void free_candidates(struct candidates *c)
 	free(c->list);
 }
 
-/* Takes @path (malloc'ed) and @refusal; the name is the file's without ".so". */
+/* Takes @path (malloc'ed; NULL: no memory) and @refusal; the name is the file's without ".so". */
 static struct mdf_error *add_candidate(struct candidates *c, char *path, const char *file,
 				       struct mdf_error *refusal)
 {
 	size_t len = strlen(file);
 	char *name = strndup(file, len > 3 && !strcmp(file + len - 3, ".so") ? len - 3 : len);
 
-	if (!name || vec_reserve(c->list, &c->cap, c->count, 1)) {
+	if (!path || !name || vec_reserve(c->list, &c->cap, c->count, 1)) {
 		free(name);
 		free(path);
 		mdf_error_free(refusal);
