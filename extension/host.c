@@ -650,10 +650,11 @@ static struct mdf_error *collect(int fd, pid_t pid, const struct extension_optio
 	if (problem)
 		goto failed;
 	out->has_callback = h.flags & MESSAGE_HAS_CALLBACK;
+	uint64_t *pages[NR_RANGE_KINDS] = { [RANGE_DISCARD] = &out->discard_pages, [RANGE_KEEP] = &out->keep_pages,
+					    [RANGE_INCLUDE] = &out->include_pages,
+					    [RANGE_EXCLUDE] = &out->exclude_pages };
 	for (uint32_t i = 0; i < h.nr_ranges && !code; i++) {
 		const struct message_range *r = &body.ranges[i];
-		uint64_t *pages[NR_RANGE_KINDS] = { &out->discard_pages, &out->keep_pages, &out->include_pages,
-						    &out->exclude_pages };
 
 		code = pfn_ranges_add(decision_set(decisions, r->kind), r->start, r->count);
 		*pages[r->kind] += r->count;
