@@ -888,7 +888,7 @@ static bool sorted_addresses(struct resolver *r)
 		r->nr_addrs = 0;
 		return false;
 	}
-	qsort(r->addrs, r->nr_addrs, sizeof(*r->addrs), compare_addrs);
+	vec_sort(r->addrs, r->nr_addrs, compare_addrs);
 	return true;
 }
 

@@ -175,7 +175,7 @@ static int compare_pieces(const void *a, const void *b)
 void erase_set_sort(struct erase_set *set)
 {
 	if (!set->sorted)
-		qsort(set->pieces, set->nr_pieces, sizeof(*set->pieces), compare_pieces);
+		vec_sort(set->pieces, set->nr_pieces, compare_pieces);
 	set->sorted = true;
 }
 

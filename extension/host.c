@@ -175,8 +175,7 @@ static struct mdf_error *list_extensions(const char *dir, char ***names, size_t 
 		n++;
 	}
 	closedir(d);
-	if (n > 1)
-		qsort(list, n, sizeof(*list), compare_names);
+	vec_sort(list, n, compare_names);
 	*names = list;
 	*count = n;
 	return NULL;

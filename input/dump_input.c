@@ -75,7 +75,7 @@ void input_normalise_ranges(struct dump_input *in)
 {
 	size_t kept = 0;
 
-	qsort(in->ranges, in->nr_ranges, sizeof(*in->ranges), compare_ranges);
+	vec_sort(in->ranges, in->nr_ranges, compare_ranges);
 	for (size_t i = 0; i < in->nr_ranges; i++) {
 		struct phys_range *last = kept ? &in->ranges[kept - 1] : NULL;
 

@@ -135,7 +135,7 @@ static void trim_overlaps(struct elf_input *ei)
 	uint64_t covered_end = 0;
 	size_t kept = 0;
 
-	qsort(ei->segments, ei->nr_segments, sizeof(*ei->segments), compare_segments);
+	vec_sort(ei->segments, ei->nr_segments, compare_segments);
 	for (size_t i = 0; i < ei->nr_segments; i++) {
 		struct elf_segment seg = ei->segments[i];
 

@@ -172,7 +172,7 @@ static struct mdf_error *index_segments(struct dump_input *in, struct kcore_inpu
 		kc->segs[kc->nr_segs++] = (struct kcore_segment){ ph->p_paddr,
 			ph->p_paddr + ph->p_filesz, ph->p_offset };
 	}
-	qsort(kc->segs, kc->nr_segs, sizeof(*kc->segs), compare_segments);
+	vec_sort(kc->segs, kc->nr_segs, compare_segments);
 	for (size_t i = 0; i < kc->nr_segs; i++) {
 		struct kcore_segment s = kc->segs[i];
 

@@ -86,7 +86,7 @@ struct mdf_error *vmcoreinfo_parse(const char *text, size_t len, const char *ori
 		err = mdf_error(-MDF_ECORRUPT, "%s: VMCOREINFO is empty", origin);
 		goto fail;
 	}
-	qsort(vi->entries, vi->nr_entries, sizeof(*vi->entries), compare_entries);
+	vec_sort(vi->entries, vi->nr_entries, compare_entries);
 	*out = vi;
 	return NULL;
 fail:

@@ -322,6 +322,69 @@ static struct mdf_error *new_vmlinux_btf(struct btf_info *bi, struct btf_unit *u
 }
 
 /* Reads and parses a unit's raw BTF from the dump, once. */
+/*
+ * Whether type @id may be followed: 0 (void) or a type of @btf or of its
+ * base.  libbpf 1.1 does not check the ids inside types it accepts.
+ */
+static bool valid_ref(const struct btf *btf, uint32_t id)
+{
+	return id < btf__type_cnt(btf);
+}
+
+/*
+ * Every type id the unit's types refer to names a type, checked once
+ * here so that no lookup has to: a corrupt id would otherwise be followed
+ * as NULL.
+ */
+static struct mdf_error *check_type_ids(const struct btf_unit *unit)
+{
+	const struct btf *btf = unit->btf;
+	uint32_t count = btf__type_cnt(btf);
+
+	for (uint32_t id = unit->first_id; id < count; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		uint32_t bad = 0;
+		bool ok = true;
+
+		switch (btf_kind(t)) {
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_FUNC:
+		case BTF_KIND_VAR:
+		case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_DECL_TAG:
+			ok = valid_ref(btf, bad = t->type);
+			break;
+		case BTF_KIND_ARRAY:
+			ok = valid_ref(btf, bad = btf_array(t)->type) && valid_ref(btf, bad = btf_array(t)->index_type);
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			for (uint32_t i = 0; ok && i < btf_vlen(t); i++)
+				ok = valid_ref(btf, bad = btf_members(t)[i].type);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			ok = valid_ref(btf, bad = t->type);
+			for (uint32_t i = 0; ok && i < btf_vlen(t); i++)
+				ok = valid_ref(btf, bad = btf_params(t)[i].type);
+			break;
+		case BTF_KIND_DATASEC:
+			for (uint32_t i = 0; ok && i < btf_vlen(t); i++)
+				ok = valid_ref(btf, bad = btf_var_secinfos(t)[i].type);
+			break;
+		default:
+			break;
+		}
+		if (!ok)
+			return mdf_error(-MDF_ECORRUPT, "%s's BTF is corrupt: type %" PRIu32 " refers to type %" PRIu32
+					 ", past its last, %" PRIu32, unit->name, id, bad, count - 1);
+	}
+	return NULL;
+}
+
 static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 {
 	struct btf *base = unit == &bi->vmlinux ? NULL : bi->vmlinux.btf;
@@ -333,8 +396,10 @@ static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 	err = base ? new_split_btf(bi, unit, base) : new_vmlinux_btf(bi, unit);
 	if (!err) {
 		unit->first_id = base ? btf__type_cnt(base) : 1;
-		err = build_index(unit, false, &unit->types);
+		err = check_type_ids(unit);
 	}
+	if (!err)
+		err = build_index(unit, false, &unit->types);
 	if (!err)
 		msg_debug("BTF of %s: %" PRIu32 " bytes, types %" PRIu32 "..%" PRIu32, unit->name,
 			  unit->data_size, unit->first_id, btf__type_cnt(unit->btf) - 1);

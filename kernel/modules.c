@@ -31,6 +31,7 @@
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/vec.h"
 
 /* Far above any real module (amdgpu has about 52,000). */
 #define MAX_SYMBOLS 4000000u
@@ -298,7 +299,7 @@ static struct mdf_error *read_exports(struct module_reader *r, struct module_tab
 	}
 	free(raw);
 	t->nr_exports = (uint32_t)num_syms;
-	qsort(t->exports, t->nr_exports, sizeof(*t->exports), compare_exports);
+	vec_sort(t->exports, t->nr_exports, compare_exports);
 	return NULL;
 }
 

@@ -38,6 +38,7 @@
 #include "scan/page_scan.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/vec.h"
 
 #define STREAM_BUFFER_SIZE (4u << 20)
 #define COPY_CHUNK (1u << 20)
@@ -209,7 +210,7 @@ static struct mdf_error *check_coverage(struct reassembly *r)
 {
 	uint64_t end = 0;
 
-	qsort(r->parts, r->nr_parts, sizeof(*r->parts), compare_parts);
+	vec_sort(r->parts, r->nr_parts, compare_parts);
 	for (unsigned int i = 0; i < r->nr_parts; i++) {
 		const struct part *p = &r->parts[i];
 

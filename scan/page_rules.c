@@ -89,6 +89,41 @@ static struct mdf_error *require(bool found, const char *line)
 	return mdf_error(-ENOENT, "VMCOREINFO has no %s: cannot classify pages", line);
 }
 
+/*
+ * Whether the field at @offset, @width bytes, lies inside a struct page of
+ * @l->size bytes (@optional: NOT_FOUND is fine).  Checked once here, so
+ * that page_classify() may read every field it is given without a bound.
+ */
+static struct mdf_error *check_field(const struct page_layout *l, const char *name, int64_t offset,
+				     int64_t width, bool optional)
+{
+	if ((optional && offset == NOT_FOUND) || (offset >= 0 && offset <= l->size - width))
+		return NULL;
+	return mdf_error(-MDF_ECORRUPT, "VMCOREINFO's %s=%" PRId64 " does not fit a struct page of %" PRId64
+			 " bytes (SIZE(page)): cannot classify pages", name, offset, l->size);
+}
+
+/* Every offset page_classify() reads, against SIZE(page). */
+static struct mdf_error *check_layout(const struct page_layout *l)
+{
+	struct mdf_error *err = check_field(l, "OFFSET(page.flags)", l->flags, 8, false);
+
+	if (!err)
+		err = check_field(l, "OFFSET(page.mapping)", l->mapping, 8, false);
+	if (!err)
+		err = check_field(l, "OFFSET(page._mapcount)", l->mapcount, 4, true);
+	if (!err)
+		err = check_field(l, "OFFSET(page.private)", l->private, 8, true);
+	if (!err)
+		err = check_field(l, "OFFSET(page.compound_head)", l->compound_head, 8, true);
+	/* In the first tail page; 0 stands for unknown and is never read. */
+	if (!err)
+		err = check_field(l, "the compound order's offset", l->compound_order, 2, false);
+	if (!err)
+		err = check_field(l, "the compound destructor's offset", l->compound_dtor, 2, false);
+	return err;
+}
+
 /* @l->size, SIZE(page), is mem_map's; the rest comes from VMCOREINFO. */
 struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l)
 {
@@ -143,7 +178,7 @@ struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l)
 	if (l->pg_lru == NOT_FOUND || l->pg_private == NOT_FOUND || l->pg_swapcache == NOT_FOUND)
 		return mdf_error(-ENOENT, "VMCOREINFO lacks NUMBER(PG_lru), NUMBER(PG_private) or "
 				 "NUMBER(PG_swapcache): cannot classify pages");
-	return NULL;
+	return check_layout(l);
 }
 
 bool page_layout_classifies(const struct page_layout *l, int dump_level)

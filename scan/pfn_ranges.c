@@ -43,7 +43,7 @@ void pfn_ranges_merge(struct pfn_ranges *set)
 	for (size_t i = 1; i < set->count && sorted; i++)
 		sorted = set->ranges[i - 1].start <= set->ranges[i].start;
 	if (!sorted)
-		qsort(set->ranges, set->count, sizeof(*set->ranges), compare_starts);
+		vec_sort(set->ranges, set->count, compare_starts);
 	for (size_t i = 0; i < set->count; i++) {
 		struct pfn_range *last = kept ? &set->ranges[kept - 1] : NULL;
 

@@ -30,3 +30,9 @@ int vec_reserve_items(void *items_ptr, size_t *cap, size_t count, size_t more, s
 	*cap = grown;
 	return 0;
 }
+
+void vec_sort_items(void *items, size_t count, size_t item_size, int (*compare)(const void *, const void *))
+{
+	if (count > 1)
+		qsort(items, count, item_size, compare);
+}

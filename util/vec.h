@@ -18,4 +18,12 @@ int vec_reserve_items(void *items_ptr, size_t *cap, size_t count, size_t more, s
 #define vec_reserve(items, cap, count, more) \
 	vec_reserve_items(&(items), (cap), (count), (more), sizeof(*(items)))
 
+/*
+ * qsort() of the @count items in use, which may be none of an array never
+ * allocated: qsort() must not be given NULL, even for nothing.
+ */
+void vec_sort_items(void *items, size_t count, size_t item_size, int (*compare)(const void *, const void *));
+
+#define vec_sort(items, count, compare) vec_sort_items((items), (count), sizeof(*(items)), (compare))
+
 #endif
