@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
@@ -1081,6 +1082,45 @@ static void close_context(struct mdf_context *ctx)
 	free(ctx->opt.extension_names);
 }
 
+/* Whether @a and @b name the same existing file, through links or not. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * An output that is one of the inputs would be truncated before it is
+ * read: -f must not destroy the dump it was asked to filter.
+ */
+static int check_output_is_not_input(const struct mdf_options *opt)
+{
+	const char *inputs[] = { opt->vmcore, opt->vmcoreinfo_file, opt->config_path };
+	bool split_writes = opt->mode == MODE_SPLIT;
+
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		for (unsigned int j = 0; split_writes && j < opt->nr_dumpfiles; j++)
+			if (same_file(opt->dumpfiles[j], inputs[i]))
+				goto same;
+		if (same_file(opt->output, inputs[i]))
+			goto same;
+		continue;
+same:
+		msg_error("the output is the input %s (the same file): it is not overwritten", inputs[i]);
+		return -EINVAL;
+	}
+	for (unsigned int j = 0; opt->mode == MODE_REASSEMBLE_SPLIT && j < opt->nr_dumpfiles; j++) {
+		if (same_file(opt->output, opt->dumpfiles[j])) {
+			msg_error("the output is the input %s (the same file): it is not overwritten",
+				  opt->dumpfiles[j]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mdf_context ctx = { 0 };
@@ -1092,6 +1132,10 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	msg_set_level(ctx.opt.message_level);
+	if (check_output_is_not_input(&ctx.opt)) {
+		close_context(&ctx);
+		return EXIT_FAILURE;
+	}
 	msg_set_stdout_is_data((ctx.opt.flatten && ctx.opt.mode != MODE_MEM_USAGE) ||
 			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
 			       ctx.opt.mode == MODE_DUMP_TYPE || ctx.opt.mode == MODE_ERASEINFO);

@@ -17,8 +17,6 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +28,7 @@
 #include <unistd.h>
 
 #include "erase/erase_set.h"
+#include "extension/child.h"
 #include "extension/declarations.h"
 #include "extension/host.h"
 #include "extension/page_callback.h"
@@ -379,9 +378,6 @@ static void run_child(int fd, const char *path, const char *name, const struct e
 
 	for (size_t i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
 		signal(fault_signals[i], SIG_DFL);
-	/* With -F, stdout carries the dump: what the extension prints goes to stderr. */
-	if (msg_stdout_is_data() && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-		_exit(2);
 	extension_runtime_begin(env, name, opt->args, opt->nr_args);
 	err = load_and_run(path, env, &h.flags);
 	if (err) {
@@ -389,8 +385,7 @@ static void run_child(int fd, const char *path, const char *name, const struct e
 		snprintf(text, sizeof(text), "%s", mdf_error_text(err));
 		mdf_error_free(err);
 	}
-	fflush(stdout);
-	fflush(stderr);
+	fflush(NULL);
 	extension_runtime_results(&decisions, &erase);
 	page_decisions_merge(decisions);
 	h.text_len = (uint32_t)strlen(text);
@@ -407,53 +402,15 @@ static void run_child(int fd, const char *path, const char *name, const struct e
 	_exit(0);
 }
 
-/* Reads exactly @len bytes by @deadline; -ETIMEDOUT, -EPIPE (EOF) or -errno. */
-static int read_by(int fd, void *buf, size_t len, const struct timespec *deadline)
+/* Why a child ended without a complete report (@code: how reading it failed). */
+static struct mdf_error *describe_end(struct ext_child *c, int code, unsigned int timeout)
 {
-	char *p = buf;
+	int status = ext_child_end(c, code == -ETIMEDOUT, NULL);
 
-	while (len) {
-		struct timespec now;
-		long ms;
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		ms = (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
-		if (ms <= 0)
-			return -ETIMEDOUT;
-		n = poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			continue;
-		n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EPIPE;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Why a child ended without a complete message (@code: how reading it failed). */
-static struct mdf_error *describe_end(pid_t pid, int code, unsigned int timeout)
-{
-	int status;
-
-	if (code == -ETIMEDOUT) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
+	if (code == -ETIMEDOUT)
 		return mdf_error(code, "did not finish within %u s (killed)", timeout);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return mdf_error(-errno, "lost: %s", strerror(errno));
+	if (status < 0)
+		return mdf_error(-ECHILD, "lost");
 	if (WIFSIGNALED(status))
 		return mdf_error(-ECHILD, "crashed (signal %d, %s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
 	return mdf_error(-ECHILD, "exited with status %d before reporting its ranges", WEXITSTATUS(status));
@@ -475,9 +432,8 @@ static void free_body(struct message_body *b)
 	free(b->pieces);
 }
 
-/* The parts after the text: -ENOMEM, or read_by()'s error. */
-static int read_body(int fd, const struct message_header *h, const struct timespec *deadline,
-		     struct message_body *b)
+/* The parts after the text: -ENOMEM, or ext_child_read()'s error. */
+static int read_body(struct ext_child *c, const struct message_header *h, struct message_body *b)
 {
 	size_t ranges = (size_t)h->nr_ranges * sizeof(*b->ranges);
 	size_t samples = (size_t)h->nr_samples * sizeof(*b->samples);
@@ -491,15 +447,15 @@ static int read_body(int fd, const struct message_header *h, const struct timesp
 	b->pieces = malloc(pieces + 1);
 	if (!b->ranges || !b->entries || !b->fills || !b->samples || !b->pieces)
 		return -ENOMEM;
-	err = read_by(fd, b->ranges, ranges, deadline);
+	err = ext_child_read(c, b->ranges, ranges);
 	if (!err)
-		err = read_by(fd, b->entries, h->entries_len, deadline);
+		err = ext_child_read(c, b->entries, h->entries_len);
 	if (!err)
-		err = read_by(fd, b->fills, h->nr_entries, deadline);
+		err = ext_child_read(c, b->fills, h->nr_entries);
 	if (!err)
-		err = read_by(fd, b->samples, samples, deadline);
+		err = ext_child_read(c, b->samples, samples);
 	if (!err)
-		err = read_by(fd, b->pieces, pieces, deadline);
+		err = ext_child_read(c, b->pieces, pieces);
 	return err;
 }
 
@@ -599,50 +555,45 @@ out:
  * arrived and every range lies in the dump.  An extension that fails is
  * out->problem; the error returned is makedumpfile's own (no memory).
  */
-static struct mdf_error *collect(int fd, pid_t pid, const struct extension_options *opt,
+static struct mdf_error *collect(struct ext_child *c, const struct extension_options *opt,
 				 const struct extension_env *env, struct extension_outcome *out,
 				 struct page_decisions *decisions)
 {
 	struct message_header h;
 	struct message_body body = { 0 };
 	struct mdf_error *problem = NULL, *err = NULL;
-	struct timespec deadline;
 	struct rusage usage;
-	int code, status;
+	int code;
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += opt->timeout;
-	code = read_by(fd, &h, sizeof(h), &deadline);
+	code = ext_child_read(c, &h, sizeof(h));
 	if (!code && !header_sane(&h)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
+		ext_child_end(c, true, NULL);
 		problem = mdf_error(-EBADMSG, "sent a malformed report (%u ranges)", h.nr_ranges);
 		goto failed;
 	}
 	if (!code) {
 		char text[MAX_TEXT + 1];
 
-		code = read_by(fd, text, h.text_len, &deadline);
+		code = ext_child_read(c, text, h.text_len);
 		text[code ? 0 : h.text_len] = '\0';
 		if (!code)
-			code = read_body(fd, &h, &deadline, &body);
+			code = read_body(c, &h, &body);
 		if (code == -ENOMEM) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			ext_child_end(c, true, NULL);
 			err = &mdf_error_enomem;
 			goto out;
 		}
 		if (!code && h.status) {
-			waitpid(pid, &status, 0);
+			ext_child_end(c, false, NULL);
 			problem = mdf_error(-ECANCELED, "%s", text);
 			goto failed;
 		}
 	}
 	if (code) {
-		problem = describe_end(pid, code, opt->timeout);
+		problem = describe_end(c, code, opt->timeout);
 		goto failed;
 	}
-	if (wait4(pid, &status, 0, &usage) == pid)
+	if (ext_child_end(c, false, &usage) >= 0)
 		out->child_cpu_ms = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
 				    (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
 	problem = check_body(&h, &body, env);
@@ -687,33 +638,35 @@ static double cpu_ms_since(const struct timespec *start)
 	return (now.tv_sec - start->tv_sec) * 1e3 + (now.tv_nsec - start->tv_nsec) / 1e6;
 }
 
+/* What the child needs to run one extension. */
+struct child_job {
+	const char *path;
+	const char *name;
+	const struct extension_options *opt;
+	const struct extension_env *env;
+};
+
+static void run_child_job(int report_fd, void *arg)
+{
+	const struct child_job *job = arg;
+
+	run_child(report_fd, job->path, job->name, job->opt, job->env);
+}
+
 static struct mdf_error *run_one(const char *path, const char *name, const struct extension_options *opt,
 				 const struct extension_env *env, struct extension_outcome *out,
 				 struct page_decisions *decisions)
 {
+	struct child_job job = { path, name, opt, env };
 	struct timespec start;
+	struct ext_child child;
 	struct mdf_error *err;
-	int fds[2];
-	pid_t pid;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return mdf_error(-errno, "cannot create a pipe for extension %s: %s", path, strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		err = mdf_error(-errno, "cannot fork for extension %s: %s", path, strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
+	err = ext_child_start(&child, name, opt->timeout, run_child_job, &job);
+	if (err)
 		return err;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		run_child(fds[1], path, name, opt, env);
-	}
-	close(fds[1]);
-	err = collect(fds[0], pid, opt, env, out, decisions);
-	close(fds[0]);
+	err = collect(&child, opt, env, out, decisions);
 	out->parent_cpu_ms = cpu_ms_since(&start);
 	return err;
 }

@@ -8,14 +8,18 @@
  * built by positioned writes in record order: a later record over an
  * earlier one wins, as with makedumpfile, whose writer rewrites headers.
  */
+#include <elf.h>
 #include <endian.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "input/kdump_format.h"
+#include "output/elf_writer.h"
 #include "output/flat.h"
 #include "output/outfile.h"
 #include "util/error.h"
@@ -46,10 +50,12 @@ reassembly_error(const struct reassembly *r, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (r->created)
+	if (r->created && r->records)
 		return mdf_error(code, "%s; got through %" PRIu64 " records (%" PRIu64 " bytes of "
-				 "the stream); incomplete %s removed", what, r->records, r->pos,
+				 "the stream): %s is kept, marked incomplete", what, r->records, r->pos,
 				 r->out.path);
+	if (r->created)
+		return mdf_error(code, "%s; no record came through: %s removed", what, r->out.path);
 	return mdf_error(code, "%s", what);
 }
 
@@ -190,6 +196,37 @@ static struct mdf_error *copy_records(struct reassembly *r)
 	}
 }
 
+/*
+ * Marks the dump written so far incomplete, as its own writer would have:
+ * a stream cut short is kept (what came through is worth reading, and
+ * upstream keeps it too), but must not look complete.  Dumps from this
+ * makedumpfile say so already, their final header coming last; those
+ * of another writer may not.
+ */
+static void mark_incomplete(struct reassembly *r)
+{
+	unsigned char head[64];
+	uint32_t value;
+	size_t at;
+
+	if (pread(r->out.fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
+		return;
+	if (!memcmp(head, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN)) {
+		at = offsetof(struct kdump_disk_header, status);
+		if (pread(r->out.fd, &value, sizeof(value), (off_t)at) != (ssize_t)sizeof(value))
+			return;
+		value = htole32(le32toh(value) | DUMP_DH_COMPRESSED_INCOMPLETE);
+	} else if (!memcmp(head, ELFMAG, SELFMAG) && head[EI_CLASS] == ELFCLASS64) {
+		at = offsetof(Elf64_Ehdr, e_flags);
+		memcpy(&value, head + at, sizeof(value));
+		value = htole32(le32toh(value) | DUMP_ELF_INCOMPLETE);
+	} else {
+		return;
+	}
+	if (pwrite(r->out.fd, &value, sizeof(value), (off_t)at) == (ssize_t)sizeof(value))
+		fsync(r->out.fd);
+}
+
 struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force)
 {
 	struct reassembly r = { .in_fd = in_fd, .in_name = in_name };
@@ -213,6 +250,11 @@ struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *ou
 		goto out;
 	r.created = true;
 	err = copy_records(&r);
+	if (err && r.records) {
+		mark_incomplete(&r);
+		mdf_error_drop(outfile_close(&r.out));
+		r.created = false;
+	}
 	if (err)
 		goto out;
 	r.created = false;

@@ -7,6 +7,8 @@
 
 static int message_level = ML_DEFAULT;
 static bool stdout_is_data;
+/* Where messages go when not to stdout and stderr (msg_set_streams). */
+static FILE *out_stream, *err_stream;
 
 void msg_set_level(int level)
 {
@@ -28,15 +30,22 @@ bool msg_stdout_is_data(void)
 	return stdout_is_data;
 }
 
+void msg_set_streams(FILE *out, FILE *err)
+{
+	out_stream = out;
+	err_stream = err;
+}
+
 static void vprint(int level, bool to_stdout, const char *prefix, const char *fmt, va_list ap)
 {
-	FILE *out = to_stdout && !stdout_is_data ? stdout : stderr;
+	FILE *std_out = out_stream ? out_stream : stdout, *std_err = err_stream ? err_stream : stderr;
+	FILE *out = to_stdout && !stdout_is_data ? std_out : std_err;
 
 	if (!(message_level & level))
 		return;
 	/* Keep the order of stdout and stderr lines on a shared terminal. */
-	if (out == stderr)
-		fflush(stdout);
+	if (out == std_err)
+		fflush(std_out);
 	fputs(prefix, out);
 	vfprintf(out, fmt, ap);
 	fputc('\n', out);

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Message level bits, as upstream's --message-level. */
 #define ML_PROGRESS 0x01
@@ -38,6 +39,11 @@ int msg_level(void);
  */
 void msg_set_stdout_is_data(bool is_data);
 bool msg_stdout_is_data(void);
+/*
+ * Messages to @out and @err instead of stdout and stderr: for a process
+ * whose stdout and stderr belong to someone else (an extension's child).
+ */
+void msg_set_streams(FILE *out, FILE *err);
 
 /* What went wrong, where; always printed unless errors are masked. */
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
