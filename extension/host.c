@@ -29,6 +29,7 @@
 
 #include "erase/erase_set.h"
 #include "extension/child.h"
+#include "extension/decision_checks.h"
 #include "extension/declarations.h"
 #include "extension/host.h"
 #include "extension/page_callback.h"
@@ -549,6 +550,24 @@ out:
 	return err;
 }
 
+/* What one extension leaves out, for the warnings of decision_checks.h. */
+static int check_dropped(struct decision_checks *checks, const char *name, const struct message_header *h,
+			 const struct message_body *b)
+{
+	struct pfn_ranges dropped = { 0 };
+	int err = 0;
+
+	for (uint32_t i = 0; i < h->nr_ranges && !err; i++)
+		if (b->ranges[i].kind == RANGE_DISCARD || b->ranges[i].kind == RANGE_EXCLUDE)
+			err = pfn_ranges_add(&dropped, b->ranges[i].start, b->ranges[i].count);
+	if (!err) {
+		pfn_ranges_merge(&dropped);
+		decision_checks_warn(checks, name, &dropped);
+	}
+	pfn_ranges_free(&dropped);
+	return err;
+}
+
 /*
  * The parent's side of one extension: its ranges go to @decisions, its
  * erasures to env->erase, only when the whole message
@@ -557,7 +576,7 @@ out:
  */
 static struct mdf_error *collect(struct ext_child *c, const struct extension_options *opt,
 				 const struct extension_env *env, struct extension_outcome *out,
-				 struct page_decisions *decisions)
+				 struct page_decisions *decisions, struct decision_checks *checks)
 {
 	struct message_header h;
 	struct message_body body = { 0 };
@@ -609,6 +628,8 @@ static struct mdf_error *collect(struct ext_child *c, const struct extension_opt
 		code = pfn_ranges_add(decision_set(decisions, r->kind), r->start, r->count);
 		*pages[r->kind] += r->count;
 	}
+	if (!code && out->discard_pages + out->exclude_pages)
+		code = check_dropped(checks, out->name, &h, &body);
 	if (!code && h.nr_pieces && env->erase)
 		code = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
 	else if (!code && h.nr_pieces)
@@ -655,7 +676,7 @@ static void run_child_job(int report_fd, void *arg)
 
 static struct mdf_error *run_one(const char *path, const char *name, const struct extension_options *opt,
 				 const struct extension_env *env, struct extension_outcome *out,
-				 struct page_decisions *decisions)
+				 struct page_decisions *decisions, struct decision_checks *checks)
 {
 	struct child_job job = { path, name, opt, env };
 	struct timespec start;
@@ -666,7 +687,7 @@ static struct mdf_error *run_one(const char *path, const char *name, const struc
 	err = ext_child_start(&child, name, opt->timeout, run_child_job, &job);
 	if (err)
 		return err;
-	err = collect(&child, opt, env, out, decisions);
+	err = collect(&child, opt, env, out, decisions, checks);
 	out->parent_cpu_ms = cpu_ms_since(&start);
 	return err;
 }
@@ -803,6 +824,7 @@ struct mdf_error *extensions_run(const struct extension_options *opt, const stru
 				 struct page_decisions *decisions, struct extension_results *results)
 {
 	struct candidates c = { 0 };
+	struct decision_checks checks;
 	struct mdf_error *err = NULL;
 	size_t runnable = 0;
 	bool prepared = false;
@@ -813,6 +835,7 @@ struct mdf_error *extensions_run(const struct extension_options *opt, const stru
 	if (opt->disabled)
 		return NULL;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+	decision_checks_init(&checks, env);
 	/* Named extensions replace the default directory, as upstream's --extension runs only those. */
 	if (opt->dir || !opt->nr_names)
 		err = add_directory(&c, opt->dir ? opt->dir : EXTENSION_DIR);
@@ -850,7 +873,7 @@ struct mdf_error *extensions_run(const struct extension_options *opt, const stru
 			msg_warn("extension %s refused: %s", cand->path, mdf_error_text(cand->refusal));
 			continue;
 		}
-		err = run_one(cand->path, o->name, opt, env, o, decisions);
+		err = run_one(cand->path, o->name, opt, env, o, decisions, &checks);
 		if (!err && o->ok)
 			msg_debug("extension %s: %.1f ms of CPU in its process, %.1f ms in makedumpfile's",
 				  o->name, o->child_cpu_ms, o->parent_cpu_ms);
@@ -866,6 +889,7 @@ out:
 		msg_debug("extensions: %.1f ms of CPU in their processes, %.1f ms in makedumpfile's", children_ms,
 			  cpu_ms_since(&start));
 	free_candidates(&c);
+	decision_checks_free(&checks);
 	return err;
 }
 

@@ -292,3 +292,58 @@ int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn)
 	*pfn = (section << map->section_shift) + offset / map->page_struct_size;
 	return 0;
 }
+
+/*
+ * The frames of one stretch of struct pages: vmemmap is mapped in large
+ * pages where it can be, so a stretch whose first and last pages are as
+ * far apart physically as virtually is taken as contiguous, and only one
+ * that is not is translated page by page.
+ */
+static struct mdf_error *stretch_frames(const struct mem_map *map, uint64_t vaddr, uint64_t len,
+					mem_map_frames_fn fn, void *arg)
+{
+	uint64_t first, last, step = map->page_size;
+
+	if (!mem_vtop(map->mem, vaddr, &first) && !mem_vtop(map->mem, vaddr + len - step, &last) &&
+	    last - first == len - step)
+		return fn(first / step, len / step, arg);
+	for (uint64_t off = 0; off < len; off += step) {
+		uint64_t paddr;
+		struct mdf_error *err;
+
+		if (mem_vtop(map->mem, vaddr + off, &paddr))
+			continue;
+		err = fn(paddr / step, 1, arg);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+struct mdf_error *mem_map_frames(const struct mem_map *map, mem_map_frames_fn fn, void *arg)
+{
+	uint64_t span = (1ull << map->section_shift) * map->page_struct_size;
+	uint64_t stretch = 2ull << 20;
+
+	for (uint64_t section = 0; section < map->nr_sections; section++) {
+		uint64_t start = map->starts[section], end = start + span;
+
+		if (!start)
+			continue;
+		/* Page-aligned stretches, ending at large-page boundaries. */
+		start -= start % map->page_size;
+		end += (map->page_size - end % map->page_size) % map->page_size;
+		for (uint64_t at = start; at < end;) {
+			uint64_t next = (at / stretch + 1) * stretch;
+			struct mdf_error *err;
+
+			if (next > end)
+				next = end;
+			err = stretch_frames(map, at, next - at, fn, arg);
+			if (err)
+				return err;
+			at = next;
+		}
+	}
+	return NULL;
+}

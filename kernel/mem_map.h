@@ -41,4 +41,12 @@ uint64_t mem_map_section_start(const struct mem_map *map, uint64_t section);
 int mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page);
 int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn);
 
+/*
+ * Calls @fn with the runs of page frames that hold the struct pages (in
+ * section order; a frame may come twice, where sections share a page),
+ * skipping what does not translate; stops at @fn's first error.
+ */
+typedef struct mdf_error *(*mem_map_frames_fn)(uint64_t pfn, uint64_t count, void *arg);
+struct mdf_error *mem_map_frames(const struct mem_map *map, mem_map_frames_fn fn, void *arg);
+
 #endif

@@ -194,6 +194,19 @@ static void present_pfns(const struct page_scan *scan, size_t range, uint64_t *f
 		*to = scan->max_pfn;
 }
 
+uint64_t page_scan_present_pages(const struct page_scan *scan)
+{
+	uint64_t pages = 0;
+
+	for (size_t i = 0; i < scan->in->nr_ranges; i++) {
+		uint64_t from, to;
+
+		present_pfns(scan, i, &from, &to);
+		pages += to > from ? to - from : 0;
+	}
+	return pages;
+}
+
 /* The 1st bitmap: pages of the dump's ranges. */
 static void mark_present(const struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn,
 			 uint8_t *present)

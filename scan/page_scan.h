@@ -82,6 +82,8 @@ struct mdf_error *page_scan_each_struct_page(struct page_scan *scan, page_scan_v
 
 /* One past the highest pfn the bitmaps cover (upstream's max_mapnr). */
 uint64_t page_scan_max_pfn(const struct page_scan *scan);
+/* Pages the dump holds (its ranges, as the 1st bitmap counts them). */
+uint64_t page_scan_present_pages(const struct page_scan *scan);
 /* The memory model the scan found, for pfn <-> struct page. */
 const struct mem_map *page_scan_mem_map(const struct page_scan *scan);
 
