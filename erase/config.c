@@ -38,6 +38,7 @@
 #include "memory/reader.h"
 #include "util/addr_set.h"
 #include "util/message.h"
+#include "util/text_file.h"
 #include "util/vec.h"
 
 /* x86_64, the architecture this program reads. */
@@ -557,6 +558,8 @@ struct mdf_error *erase_config_load(const char *path, struct erase_config **out)
 {
 	struct mdf_error *error = NULL;
 	struct parser p = { .error = &error };
+	char *text;
+	size_t len;
 	FILE *file;
 	int err;
 
@@ -565,14 +568,17 @@ struct mdf_error *erase_config_load(const char *path, struct erase_config **out)
 		free(p.cfg);
 		return &mdf_error_enomem;
 	}
-	file = fopen(path, "re");
-	if (!file) {
-		error = mdf_error(-errno, "cannot open the filter config %s: %s", path, strerror(errno));
+	/* Configs are a few lines; a megabyte is far more than any needs. */
+	error = text_file_read(path, 1u << 20, "a filter config", &text, &len);
+	if (error) {
 		erase_config_free(p.cfg);
 		return error;
 	}
-	err = read_tokens(&p, file);
-	fclose(file);
+	file = fmemopen(text, len, "r");
+	err = file ? read_tokens(&p, file) : -ENOMEM;
+	if (file)
+		fclose(file);
+	free(text);
 	if (!err)
 		err = parse(&p);
 	for (size_t i = 0; i < p.nr_tokens; i++)

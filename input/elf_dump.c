@@ -18,6 +18,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input/dump_input.h"
 #include "input/elf_notes.h"
@@ -307,6 +308,36 @@ static struct mdf_error *add_segment(struct dump_input *in, struct elf_input *ei
 	return NULL;
 }
 
+/* libelf's reason for its last failure; it has none for some headers it refuses. */
+static const char *libelf_says(void)
+{
+	int code = elf_errno();
+
+	return code ? elf_errmsg(code) : "libelf refuses it without saying why";
+}
+
+/*
+ * The identification bytes, checked here: libelf refuses a wrong class
+ * or version without a reason to give, and those are what damage shows.
+ */
+static struct mdf_error *check_ident(const struct dump_input *in)
+{
+	unsigned char ident[EI_NIDENT];
+	ssize_t n = pread(in->fd, ident, sizeof(ident), 0);
+
+	if (n != (ssize_t)sizeof(ident))
+		return mdf_error(-MDF_ECORRUPT, "%s: shorter than an ELF header (%zd bytes)", in->path, n < 0 ? 0 : n);
+	if (memcmp(ident, ELFMAG, SELFMAG))
+		return mdf_error(-MDF_ECORRUPT, "%s: no ELF magic number", in->path);
+	if (ident[EI_CLASS] != ELFCLASS64 || ident[EI_DATA] != ELFDATA2LSB)
+		return mdf_error(-ENOTSUP, "%s: only little-endian ELF64 dumps are supported (class %u, data %u)",
+				 in->path, ident[EI_CLASS], ident[EI_DATA]);
+	if (ident[EI_VERSION] != EV_CURRENT)
+		return mdf_error(-MDF_ECORRUPT, "%s: ELF version %u in its header, not %u: corrupt", in->path,
+				 ident[EI_VERSION], EV_CURRENT);
+	return NULL;
+}
+
 struct mdf_error *elf_input_open(struct dump_input *in)
 {
 	struct elf_input *ei;
@@ -322,17 +353,13 @@ struct mdf_error *elf_input_open(struct dump_input *in)
 	in->priv = ei;
 	in->ops = &elf_ops;
 
+	err = check_ident(in);
+	if (err)
+		goto out;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(in->fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		err = mdf_error(-MDF_ECORRUPT,
-				"%s: cannot read the ELF header: %s", in->path, elf_errmsg(-1));
-		goto out;
-	}
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-		err = mdf_error(-ENOTSUP,
-				"%s: only little-endian ELF64 dumps are supported (class %u, data %u)",
-				in->path, eh.e_ident[EI_CLASS], eh.e_ident[EI_DATA]);
+		err = mdf_error(-MDF_ECORRUPT, "%s: cannot read the ELF header: %s", in->path, libelf_says());
 		goto out;
 	}
 	if (eh.e_type != ET_CORE) {
@@ -349,7 +376,7 @@ struct mdf_error *elf_input_open(struct dump_input *in)
 	in->machine = "x86_64";
 	if (elf_getphdrnum(elf, &phnum) < 0) {
 		err = mdf_error(-MDF_ECORRUPT,
-				"%s: cannot count the program headers: %s", in->path, elf_errmsg(-1));
+				"%s: cannot count the program headers: %s", in->path, libelf_says());
 		goto out;
 	}
 	if (eh.e_phoff > in->file_size || phnum * (uint64_t)sizeof(Elf64_Phdr) > in->file_size - eh.e_phoff) {
@@ -364,7 +391,7 @@ struct mdf_error *elf_input_open(struct dump_input *in)
 
 		if (!gelf_getphdr(elf, (int)i, &ph)) {
 			err = mdf_error(-MDF_ECORRUPT,
-					"%s: cannot read program header %zu: %s", in->path, i, elf_errmsg(-1));
+					"%s: cannot read program header %zu: %s", in->path, i, libelf_says());
 			goto out;
 		}
 		if (ph.p_type == PT_LOAD)

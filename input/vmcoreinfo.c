@@ -13,6 +13,7 @@
 #include "input/vmcoreinfo.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/text_file.h"
 #include "util/vec.h"
 
 struct vmcoreinfo_entry {
@@ -96,39 +97,15 @@ fail:
 
 struct mdf_error *vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out)
 {
-	FILE *f = fopen(path, "re");
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	struct mdf_error *err;
+	char *text;
+	size_t len;
+	/* A real VMCOREINFO is a few KiB. */
+	struct mdf_error *err = text_file_read(path, 1u << 20, "a VMCOREINFO file", &text, &len);
 
-	if (!f)
-		return mdf_error(-errno, "%s: cannot open VMCOREINFO file: %s", path, strerror(errno));
-	for (;;) {
-		if (cap - len < 4096) {
-			/* A real VMCOREINFO is a few KiB; refuse anything absurd. */
-			if (cap >= (1u << 20)) {
-				err = mdf_error(-EFBIG, "%s: larger than 1 MiB, not a VMCOREINFO file", path);
-				goto out;
-			}
-			if (vec_reserve(text, &cap, len, 65536)) {
-				err = &mdf_error_enomem;
-				goto out;
-			}
-		}
-		size_t n = fread(text + len, 1, cap - len, f);
-
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		err = mdf_error(-EIO, "%s: read error", path);
-		goto out;
-	}
+	if (err)
+		return err;
 	err = vmcoreinfo_parse(text, len, path, out);
-out:
 	free(text);
-	fclose(f);
 	return err;
 }
 

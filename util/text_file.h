@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading a small text file whole, with a bound: a VMCOREINFO file (-i)
+ * or a filter config (--config) named by mistake as /dev/zero, a dump or
+ * a FIFO must end in an error, not in memory growing without end.
+ */
+#ifndef MDF_UTIL_TEXT_FILE_H
+#define MDF_UTIL_TEXT_FILE_H
+
+#include <stddef.h>
+
+struct mdf_error;
+
+/*
+ * Reads @path, at most @max bytes, NUL-terminated in *@text (malloc'ed),
+ * its length in *@len.  The errors name @path and @what ("a filter
+ * config"): one larger than @max, one holding a NUL byte (not text).
+ */
+struct mdf_error *text_file_read(const char *path, size_t max, const char *what, char **text, size_t *len);
+
+#endif
