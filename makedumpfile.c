@@ -1082,6 +1082,55 @@ static void close_context(struct mdf_context *ctx)
 	free(ctx->opt.extension_names);
 }
 
+/*
+ * What a signal that ends the run leaves behind, said before the process
+ * dies of it: the message is made in advance, because a signal handler
+ * may only write(2).  The dump writers mark a file incomplete in its
+ * header from their first write, so what is left says so itself.
+ */
+static char interruption_note[4096];
+static size_t interruption_note_len;
+
+static void say_interrupted(int sig)
+{
+	static const char start[] = "\nmakedumpfile: interrupted by ";
+	const char *name = sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP";
+	ssize_t ignored;
+
+	ignored = write(STDERR_FILENO, start, sizeof(start) - 1);
+	ignored = write(STDERR_FILENO, name, strlen(name));
+	ignored = write(STDERR_FILENO, interruption_note, interruption_note_len);
+	(void)ignored;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_interruptions(const struct mdf_options *opt)
+{
+	static const int signals[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa = { .sa_handler = say_interrupted };
+	bool dump = opt->mode == MODE_DUMP || opt->mode == MODE_SPLIT || opt->mode == MODE_REASSEMBLE_SPLIT ||
+		    opt->mode == MODE_REASSEMBLE_FLAT;
+	int len;
+
+	if (opt->flatten && opt->mode != MODE_MEM_USAGE)
+		len = snprintf(interruption_note, sizeof(interruption_note),
+			       ": the flattened stream on stdout ends here, incomplete\n");
+	else if (dump && opt->output)
+		len = snprintf(interruption_note, sizeof(interruption_note),
+			       ": %s is incomplete, and says so in its header\n", opt->output);
+	else if (dump)
+		len = snprintf(interruption_note, sizeof(interruption_note),
+			       ": the dump files are incomplete, and say so in their headers\n");
+	else
+		len = snprintf(interruption_note, sizeof(interruption_note), ": its output is incomplete\n");
+	interruption_note_len = len < 0 ? 0 : (size_t)len < sizeof(interruption_note) ? (size_t)len
+										   : sizeof(interruption_note) - 1;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		sigaction(signals[i], &sa, NULL);
+}
+
 /* Whether @a and @b name the same existing file, through links or not. */
 static bool same_file(const char *a, const char *b)
 {
@@ -1136,6 +1185,7 @@ int main(int argc, char **argv)
 		close_context(&ctx);
 		return EXIT_FAILURE;
 	}
+	catch_interruptions(&ctx.opt);
 	msg_set_stdout_is_data((ctx.opt.flatten && ctx.opt.mode != MODE_MEM_USAGE) ||
 			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
 			       ctx.opt.mode == MODE_DUMP_TYPE || ctx.opt.mode == MODE_ERASEINFO);
