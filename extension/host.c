@@ -90,6 +90,14 @@ struct message_piece {
 	uint32_t sample;
 };
 
+/* An extension to run: where it is, its name, or why it may not run. */
+struct candidate {
+	char *path;
+	char *name;
+	int fd;                  /* the file checked, to be loaded; -1 when refused */
+	struct mdf_error *refusal;
+};
+
 /* A child's message past its header and text, as the parent receives it. */
 struct message_body {
 	struct message_range *ranges;
@@ -181,47 +189,81 @@ static struct mdf_error *list_extensions(const char *dir, char ***names, size_t 
 	return NULL;
 }
 
-/* A trusted directory: NULL, or why not. */
+/*
+ * A trusted directory: itself as check_trusted() says, and every directory
+ * above it owned by root or by us and not writable by others unless
+ * sticky (as /tmp), as OpenSSH checks the paths of its keys: whoever may
+ * rename an ancestor may put another directory in its place.  NULL, or
+ * why not.
+ */
 static struct mdf_error *check_directory(const char *real_dir)
 {
+	char *path = strdup(real_dir), *slash;
+	struct mdf_error *err;
 	struct stat st;
 
-	if (stat(real_dir, &st) < 0)
-		return mdf_error_code(-errno);
-	return check_trusted(&st);
+	if (!path)
+		return &mdf_error_enomem;
+	err = stat(path, &st) < 0 ? mdf_error_code(-errno) : check_trusted(&st);
+	while (!err && (slash = strrchr(path, '/'))) {
+		slash[slash == path] = '\0';
+		if (stat(path, &st) < 0)
+			err = mdf_error(-errno, "cannot stat %s: %s", path, strerror(errno));
+		else if (st.st_uid != 0 && st.st_uid != geteuid())
+			err = mdf_error(-EPERM, "%s above it is owned by uid %u, neither root nor the user running "
+					"makedumpfile", path, (unsigned int)st.st_uid);
+		else if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+			err = mdf_error(-EPERM, "%s above it is writable by others (mode %04o)", path,
+					(unsigned int)(st.st_mode & 07777));
+		if (slash == path)
+			break;
+	}
+	free(path);
+	return err;
 }
 
 /*
- * Whether @path may be loaded: it resolves inside @real_dir (any trusted
- * directory when NULL) and is a trusted regular file.  NULL, or why not.
+ * Opens @path for loading, if it may be loaded: it resolves inside
+ * @real_dir (any trusted directory when NULL) and is a trusted regular
+ * file.  The checks that matter are made on the descriptor, which is what
+ * the child loads (/proc/self/fd/N): a file swapped after them is not the
+ * one loaded.  *@real becomes its resolved path.  NULL, or why not.
  */
-static struct mdf_error *check_file(const char *path, const char *real_dir)
+static struct mdf_error *open_file(const char *path, const char *real_dir, int *fd, char **real)
 {
-	char *real = realpath(path, NULL), *slash;
+	char *slash;
 	struct mdf_error *err = NULL;
 	struct stat st;
 
-	if (!real)
+	*fd = -1;
+	*real = realpath(path, NULL);
+	if (!*real)
 		return mdf_error(-errno, "cannot resolve it: %s", strerror(errno));
-	slash = strrchr(real, '/');
-	if (real_dir && (strncmp(real, real_dir, strlen(real_dir)) || slash != real + strlen(real_dir)))
-		err = mdf_error(-EPERM, "it leads to %s, outside the extensions directory", real);
-	if (!err && !real_dir) {
+	slash = strrchr(*real, '/');
+	if (real_dir && (strncmp(*real, real_dir, strlen(real_dir)) || slash != *real + strlen(real_dir)))
+		return mdf_error(-EPERM, "it leads to %s, outside the extensions directory", *real);
+	if (!real_dir) {
 		*slash = '\0';
-		err = check_directory(slash == real ? "/" : real);
+		err = check_directory(slash == *real ? "/" : *real);
 		if (err)
-			err = mdf_error_wrap(err, "its directory %s is not trusted", slash == real ? "/" : real);
+			err = mdf_error_wrap(err, "its directory %s is not trusted", slash == *real ? "/" : *real);
 		*slash = '/';
+		if (err)
+			return err;
 	}
-	if (err)
-		;
-	else if (stat(real, &st) < 0)
+	*fd = open(*real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (*fd < 0)
+		err = mdf_error(-errno, "cannot open it: %s", strerror(errno));
+	else if (fstat(*fd, &st) < 0)
 		err = mdf_error(-errno, "cannot stat it: %s", strerror(errno));
 	else if (!S_ISREG(st.st_mode))
 		err = mdf_error(-EPERM, "not a regular file");
 	else
 		err = check_trusted(&st);
-	free(real);
+	if (err && *fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
 	return err;
 }
 
@@ -327,9 +369,10 @@ static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
  * order (its declarations resolved before any of its entry points), then
  * its callback over every page.  The error is why it failed.
  */
-static struct mdf_error *load_and_run(const char *path, const struct extension_env *env, uint32_t *flags)
+static struct mdf_error *load_and_run(const char *path, const char *load_path, const struct extension_env *env,
+					uint32_t *flags)
 {
-	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	void *handle = dlopen(load_path, RTLD_NOW | RTLD_LOCAL);
 	int (*mdf_init)(struct mdf_extension *);
 	void (*init)(void);
 	page_callback_fn callback;
@@ -341,7 +384,7 @@ static struct mdf_error *load_and_run(const char *path, const struct extension_e
 	if (!handle)
 		return mdf_error(-ENOEXEC, "cannot load it: %s", dlerror());
 	msg_info("Loaded extension: %s", path);
-	err = declarations_resolve(handle, path, env->kernel, &declared);
+	err = declarations_resolve(handle, load_path, env->kernel, &declared);
 	if (err)
 		return err;
 	*(void **)&mdf_init = dlsym(handle, "mdf_extension_init");
@@ -368,8 +411,8 @@ static struct mdf_error *load_and_run(const char *path, const struct extension_e
 }
 
 /* The child: load, run, report.  Never returns. */
-static void run_child(int fd, const char *path, const char *name, const struct extension_options *opt,
-		      const struct extension_env *env)
+static void run_child(int fd, const char *path, const char *load_path, const char *name,
+		      const struct extension_options *opt, const struct extension_env *env)
 {
 	struct message_header h = { .magic = MESSAGE_MAGIC };
 	struct page_decisions *decisions;
@@ -380,7 +423,7 @@ static void run_child(int fd, const char *path, const char *name, const struct e
 	for (size_t i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
 		signal(fault_signals[i], SIG_DFL);
 	extension_runtime_begin(env, name, opt->args, opt->nr_args);
-	err = load_and_run(path, env, &h.flags);
+	err = load_and_run(path, load_path, env, &h.flags);
 	if (err) {
 		h.status = err->code < 0 ? err->code : -ECANCELED;
 		snprintf(text, sizeof(text), "%s", mdf_error_text(err));
@@ -662,6 +705,7 @@ static double cpu_ms_since(const struct timespec *start)
 /* What the child needs to run one extension. */
 struct child_job {
 	const char *path;
+	int fd;                  /* the file checked: what is loaded */
 	const char *name;
 	const struct extension_options *opt;
 	const struct extension_env *env;
@@ -670,34 +714,31 @@ struct child_job {
 static void run_child_job(int report_fd, void *arg)
 {
 	const struct child_job *job = arg;
+	char load_path[64];
 
-	run_child(report_fd, job->path, job->name, job->opt, job->env);
+	/* Without /proc (an initramfs may lack it), the path checked is all there is. */
+	snprintf(load_path, sizeof(load_path), "/proc/self/fd/%d", job->fd);
+	run_child(report_fd, job->path, access(load_path, R_OK) ? job->path : load_path, job->name, job->opt,
+		  job->env);
 }
 
-static struct mdf_error *run_one(const char *path, const char *name, const struct extension_options *opt,
+static struct mdf_error *run_one(const struct candidate *cand, const struct extension_options *opt,
 				 const struct extension_env *env, struct extension_outcome *out,
 				 struct page_decisions *decisions, struct decision_checks *checks)
 {
-	struct child_job job = { path, name, opt, env };
+	struct child_job job = { cand->path, cand->fd, out->name, opt, env };
 	struct timespec start;
 	struct ext_child child;
 	struct mdf_error *err;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-	err = ext_child_start(&child, name, opt->timeout, run_child_job, &job);
+	err = ext_child_start(&child, out->name, opt->timeout, run_child_job, &job);
 	if (err)
 		return err;
 	err = collect(&child, opt, env, out, decisions, checks);
 	out->parent_cpu_ms = cpu_ms_since(&start);
 	return err;
 }
-
-/* An extension to run: where it is, its name, or why it may not run. */
-struct candidate {
-	char *path;
-	char *name;
-	struct mdf_error *refusal;
-};
 
 struct candidates {
 	struct candidate *list;
@@ -709,13 +750,18 @@ static void free_candidates(struct candidates *c)
 	for (size_t i = 0; i < c->count; i++) {
 		free(c->list[i].path);
 		free(c->list[i].name);
+		if (c->list[i].fd >= 0)
+			close(c->list[i].fd);
 		mdf_error_free(c->list[i].refusal);
 	}
 	free(c->list);
 }
 
-/* Takes @path (malloc'ed; NULL: no memory) and @refusal; the name is the file's without ".so". */
-static struct mdf_error *add_candidate(struct candidates *c, char *path, const char *file,
+/*
+ * Takes @path (malloc'ed; NULL: no memory), @fd (the file opened, or -1)
+ * and @refusal; the name is the file's without ".so".
+ */
+static struct mdf_error *add_candidate(struct candidates *c, char *path, const char *file, int fd,
 				       struct mdf_error *refusal)
 {
 	size_t len = strlen(file);
@@ -724,6 +770,8 @@ static struct mdf_error *add_candidate(struct candidates *c, char *path, const c
 	if (!path || !name || vec_reserve(c->list, &c->cap, c->count, 1)) {
 		free(name);
 		free(path);
+		if (fd >= 0)
+			close(fd);
 		mdf_error_free(refusal);
 		return &mdf_error_enomem;
 	}
@@ -731,8 +779,23 @@ static struct mdf_error *add_candidate(struct candidates *c, char *path, const c
 		if (!strcmp(c->list[i].name, name))
 			refusal = mdf_error(-EEXIST, "an extension named %s runs already, from %s", name,
 					    c->list[i].path);
-	c->list[c->count++] = (struct candidate){ path, name, refusal };
+	if (refusal && fd >= 0) {
+		close(fd);
+		fd = -1;
+	}
+	c->list[c->count++] = (struct candidate){ path, name, fd, refusal };
 	return NULL;
+}
+
+/* Opens and adds @path (malloc'ed) as open_file() checks it. */
+static struct mdf_error *add_checked(struct candidates *c, char *path, const char *file, const char *real_dir)
+{
+	char *real = NULL;
+	int fd;
+	struct mdf_error *refusal = path ? open_file(path, real_dir, &fd, &real) : NULL;
+
+	free(real);
+	return add_candidate(c, path, file, path ? fd : -1, refusal);
 }
 
 /* The *.so of @dir, in name order, each checked; nothing when @dir is not there. */
@@ -767,7 +830,7 @@ static struct mdf_error *add_directory(struct candidates *c, const char *dir)
 		if (asprintf(&path, "%s/%s", real_dir, names[i]) < 0)
 			err = &mdf_error_enomem;
 		else
-			err = add_candidate(c, path, names[i], check_file(path, real_dir));
+			err = add_checked(c, path, names[i], real_dir);
 	}
 	free_names(names, count);
 	free(real_dir);
@@ -785,13 +848,13 @@ static struct mdf_error *add_named(struct candidates *c, const char *name, const
 	size_t len = strlen(file);
 	const char *found_in = NULL;
 	char *path = NULL, *real_dir;
-	struct mdf_error *refusal;
+	struct mdf_error *refusal, *err;
 
 	if (len <= 3 || strcmp(file + len - 3, ".so"))
-		return add_candidate(c, strdup(name), file,
+		return add_candidate(c, strdup(name), file, -1,
 				     mdf_error(-EINVAL, "not an extension's file name (NAME.so)"));
 	if (file != name)
-		return add_candidate(c, strdup(name), file, check_file(name, NULL));
+		return add_checked(c, strdup(name), file, NULL);
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !path; i++) {
 		struct stat st;
 
@@ -807,17 +870,19 @@ static struct mdf_error *add_named(struct candidates *c, const char *name, const
 		path = NULL;
 	}
 	if (!path)
-		return add_candidate(c, strdup(name), file,
+		return add_candidate(c, strdup(name), file, -1,
 				     mdf_error(-ENOENT, "not found in %s%s%s", dir ? dir : "", dir ? " nor in " : "",
 					       EXTENSION_DIR));
 	real_dir = realpath(found_in, NULL);
 	refusal = real_dir ? check_directory(real_dir) : mdf_error_code(-errno);
-	if (refusal)
-		refusal = mdf_error_wrap(refusal, "its directory %s is not trusted", found_in);
-	else
-		refusal = check_file(path, real_dir);
+	if (refusal) {
+		free(real_dir);
+		return add_candidate(c, path, file, -1,
+				     mdf_error_wrap(refusal, "its directory %s is not trusted", found_in));
+	}
+	err = add_checked(c, path, file, real_dir);
 	free(real_dir);
-	return add_candidate(c, path, file, refusal);
+	return err;
 }
 
 struct mdf_error *extensions_run(const struct extension_options *opt, const struct extension_env *env,
@@ -873,7 +938,7 @@ struct mdf_error *extensions_run(const struct extension_options *opt, const stru
 			msg_warn("extension %s refused: %s", cand->path, mdf_error_text(cand->refusal));
 			continue;
 		}
-		err = run_one(cand->path, o->name, opt, env, o, decisions, &checks);
+		err = run_one(cand, opt, env, o, decisions, &checks);
 		if (!err && o->ok)
 			msg_debug("extension %s: %.1f ms of CPU in its process, %.1f ms in makedumpfile's",
 				  o->name, o->child_cpu_ms, o->parent_cpu_ms);

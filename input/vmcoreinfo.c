@@ -100,7 +100,7 @@ struct mdf_error *vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out
 	char *text;
 	size_t len;
 	/* A real VMCOREINFO is a few KiB. */
-	struct mdf_error *err = text_file_read(path, 1u << 20, "a VMCOREINFO file", &text, &len);
+	struct mdf_error *err = text_file_read(path, 1u << 20, "the VMCOREINFO file", &text, &len);
 
 	if (err)
 		return err;

@@ -163,7 +163,7 @@ struct mdf_error *dump_file_reopen(struct dump_file *f)
 {
 	if (f->is_open)
 		return NULL;
-	f->out.fd = open(f->out.path, O_WRONLY | O_CLOEXEC);
+	f->out.fd = open(f->out.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (f->out.fd < 0) {
 		int err = errno;
 

@@ -10,6 +10,7 @@
  */
 #include <elf.h>
 #include <endian.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -205,26 +206,32 @@ static struct mdf_error *copy_records(struct reassembly *r)
  */
 static void mark_incomplete(struct reassembly *r)
 {
+	/* The output is open write-only: the header is read through a descriptor of its own. */
+	int fd = open(r->out.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	unsigned char head[64];
 	uint32_t value;
 	size_t at;
 
-	if (pread(r->out.fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
+	if (fd < 0)
 		return;
+	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
+		goto out;
 	if (!memcmp(head, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN)) {
 		at = offsetof(struct kdump_disk_header, status);
-		if (pread(r->out.fd, &value, sizeof(value), (off_t)at) != (ssize_t)sizeof(value))
-			return;
+		if (pread(fd, &value, sizeof(value), (off_t)at) != (ssize_t)sizeof(value))
+			goto out;
 		value = htole32(le32toh(value) | DUMP_DH_COMPRESSED_INCOMPLETE);
 	} else if (!memcmp(head, ELFMAG, SELFMAG) && head[EI_CLASS] == ELFCLASS64) {
 		at = offsetof(Elf64_Ehdr, e_flags);
 		memcpy(&value, head + at, sizeof(value));
 		value = htole32(le32toh(value) | DUMP_ELF_INCOMPLETE);
 	} else {
-		return;
+		goto out;
 	}
-	if (pwrite(r->out.fd, &value, sizeof(value), (off_t)at) == (ssize_t)sizeof(value))
-		fsync(r->out.fd);
+	if (pwrite(fd, &value, sizeof(value), (off_t)at) == (ssize_t)sizeof(value))
+		fsync(fd);
+out:
+	close(fd);
 }
 
 struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force)

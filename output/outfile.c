@@ -10,7 +10,8 @@
 
 struct mdf_error *outfile_create(struct outfile *out, const char *path, bool force)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+	/* Never through a symbolic link: as root, a planted link would aim the dump anywhere. */
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (force ? O_TRUNC : O_EXCL);
 	struct stat st;
 
 	memset(out, 0, sizeof(*out));
@@ -29,9 +30,18 @@ struct mdf_error *outfile_create(struct outfile *out, const char *path, bool for
 
 		if (err == EEXIST)
 			return mdf_error(-err, "%s: already exists; use -f to overwrite it", path);
+		if (err == ELOOP)
+			return mdf_error(-err, "%s: a symbolic link, not followed: name the file itself", path);
 		return mdf_error(-err, "%s: cannot create: %s", path, strerror(err));
 	}
 	out->is_regular = fstat(out->fd, &st) == 0 && S_ISREG(st.st_mode);
+	/* A file overwritten with -f keeps its mode otherwise: the dump is for its owner only. */
+	if (out->is_regular && (st.st_mode & 07777) != 0600 && fchmod(out->fd, 0600) < 0) {
+		int err = errno;
+
+		outfile_abort(out);
+		return mdf_error(-err, "%s: cannot make it mode 0600: %s", path, strerror(err));
+	}
 	out->stream = fdopen(out->fd, "w");
 	if (!out->stream) {
 		int err = errno;

@@ -18,7 +18,7 @@ struct mdf_error *text_file_read(const char *path, size_t max, const char *what,
 	char *nul;
 
 	if (fd < 0)
-		return mdf_error(-errno, "%s: cannot open %s: %s", path, what, strerror(errno));
+		return mdf_error(-errno, "cannot open %s %s: %s", what, path, strerror(errno));
 	if (!buf) {
 		close(fd);
 		return &mdf_error_enomem;
@@ -29,7 +29,7 @@ struct mdf_error *text_file_read(const char *path, size_t max, const char *what,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err = mdf_error(-errno, "%s: cannot read %s: %s", path, what, strerror(errno));
+			err = mdf_error(-errno, "cannot read %s %s: %s", what, path, strerror(errno));
 			break;
 		}
 		if (n == 0)
@@ -38,9 +38,10 @@ struct mdf_error *text_file_read(const char *path, size_t max, const char *what,
 	}
 	close(fd);
 	if (!err && got > max)
-		err = mdf_error(-EFBIG, "%s: larger than %zu KiB, not %s", path, max >> 10, what);
+		err = mdf_error(-EFBIG, "%s %s is larger than %zu KiB: not what it should be", what, path, max >> 10);
 	if (!err && (nul = memchr(buf, '\0', got)))
-		err = mdf_error(-EINVAL, "%s: a NUL byte at offset %zu: not %s", path, (size_t)(nul - buf), what);
+		err = mdf_error(-EINVAL, "%s %s holds a NUL byte at offset %zu: not text", what, path,
+				(size_t)(nul - buf));
 	if (err) {
 		free(buf);
 		return err;

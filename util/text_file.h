@@ -13,8 +13,8 @@ struct mdf_error;
 
 /*
  * Reads @path, at most @max bytes, NUL-terminated in *@text (malloc'ed),
- * its length in *@len.  The errors name @path and @what ("a filter
- * config"): one larger than @max, one holding a NUL byte (not text).
+ * its length in *@len.  The errors name @what ("the filter config") and
+ * @path: one larger than @max, one holding a NUL byte (not text).
  */
 struct mdf_error *text_file_read(const char *path, size_t max, const char *what, char **text, size_t *len);
 

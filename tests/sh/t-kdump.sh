@@ -25,10 +25,23 @@ else
 	fi
 	expect_failure kdump-reassemble-refuses-overwrite "already exists; use -f" \
 		"$MDF" -R "$WORK/qemu.kdump" <"$flat"
-	head -c 1000000 "$flat" >"$WORK/cut.flat"
-	expect_failure kdump-reassemble-truncated "flattened|truncated|ends" \
-		"$MDF" -R "$WORK/cut.kdump" <"$WORK/cut.flat"
-	[ -e "$WORK/cut.kdump" ] && fail kdump-reassemble-truncated-no-output "left cut.kdump behind"
+	# A stream cut short: what came is kept, marked incomplete, and reads as the source
+	# (upstream keeps it too, unmarked); cut before any page data, no page is held.
+	source=$(fixture 6.1-qemu.elf) || source=
+	for cut in 1000000:0 8000000:1; do
+		head -c "${cut%:*}" "$flat" >"$WORK/cut.flat"
+		rm -f "$WORK/cut.kdump"
+		expect_failure "kdump-reassemble-truncated-${cut%:*}" "truncated.*kept, marked incomplete" \
+			"$MDF" -R "$WORK/cut.kdump" <"$WORK/cut.flat"
+		if [ -n "$source" ]; then
+			check "kdump-reassemble-truncated-${cut%:*}-kept-incomplete" $PYTHON \
+				"$PROJECT/tests/py/incompletecheck.py" "$TOOLS/dumpread" "$WORK/cut.kdump" "$source" \
+				--pages "${cut#*:}"
+		else
+			skip "kdump-reassemble-truncated-${cut%:*}-kept-incomplete" "no 6.1-qemu fixture"
+		fi
+	done
+	rm -f "$WORK/cut.kdump"
 	check kdump-qemu-zlib-pages $PYTHON "$PROJECT/tests/py/kdumpcheck.py" "$TOOLS/dumpread" \
 		"$WORK/qemu.kdump" "$VMCORES/6.1-qemu/marker-pfns.txt"
 	check kdump-qemu-damaged $PYTHON "$PROJECT/tests/py/kdumpdamage.py" "$TOOLS/dumpread" \
