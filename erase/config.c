@@ -569,7 +569,7 @@ struct mdf_error *erase_config_load(const char *path, struct erase_config **out)
 		return &mdf_error_enomem;
 	}
 	/* Configs are a few lines; a megabyte is far more than any needs. */
-	error = text_file_read(path, 1u << 20, "the filter config", &text, &len);
+	error = text_file_read(path, 1u << 20, "the filter config", true, &text, &len);
 	if (error) {
 		erase_config_free(p.cfg);
 		return error;

@@ -48,8 +48,9 @@ struct mdf_error *vmcoreinfo_parse(const char *text, size_t len, const char *ori
 	vi = calloc(1, sizeof(*vi));
 	if (!vi)
 		return &mdf_error_enomem;
-	/* The kernel pads the note; stop at the first NUL. */
-	len = strnlen(text, len);
+	/* The kernel pads the note with NULs: they end it.  A NUL before other text is damage. */
+	while (len && !text[len - 1])
+		len--;
 	vi->storage = malloc(len + 1);
 	if (!vi->storage)
 		goto fail;
@@ -62,21 +63,28 @@ struct mdf_error *vmcoreinfo_parse(const char *text, size_t len, const char *ori
 	if (!vi->entries)
 		goto fail;
 
-	for (line = vi->storage; line && *line; line = next) {
-		char *eq;
+	for (line = vi->storage; line < vi->storage + len; line = next) {
+		char *end = memchr(line, '\n', (size_t)(vi->storage + len - line)), *eq;
+		size_t line_len;
 
 		line_no++;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (!*line)
+		if (!end)
+			end = vi->storage + len;
+		next = end + 1;
+		*end = '\0';
+		line_len = (size_t)(end - line);
+		if (!line_len)
 			continue;
+		/* A damaged line costs what it says, not the rest: the dump may still be written. */
+		if (strlen(line) != line_len) {
+			msg_warn("%s: VMCOREINFO line %zu holds a NUL byte: skipped", origin, line_no);
+			continue;
+		}
 		eq = strchr(line, '=');
 		if (!eq || eq == line) {
-			err = mdf_error(-MDF_ECORRUPT,
-					"%s: VMCOREINFO line %zu is not KEY=VALUE: \"%.60s\"", origin,
-					line_no, line);
-			goto fail;
+			msg_warn("%s: VMCOREINFO line %zu is not KEY=VALUE, skipped: \"%.60s\"", origin, line_no,
+				 line);
+			continue;
 		}
 		*eq = '\0';
 		vi->entries[vi->nr_entries].key = line;
@@ -100,7 +108,7 @@ struct mdf_error *vmcoreinfo_load_file(const char *path, struct vmcoreinfo **out
 	char *text;
 	size_t len;
 	/* A real VMCOREINFO is a few KiB. */
-	struct mdf_error *err = text_file_read(path, 1u << 20, "the VMCOREINFO file", &text, &len);
+	struct mdf_error *err = text_file_read(path, 1u << 20, "the VMCOREINFO file", false, &text, &len);
 
 	if (err)
 		return err;

@@ -8,7 +8,8 @@
 #include "util/error.h"
 #include "util/text_file.h"
 
-struct mdf_error *text_file_read(const char *path, size_t max, const char *what, char **text, size_t *len)
+struct mdf_error *text_file_read(const char *path, size_t max, const char *what, bool nul_is_error, char **text,
+				 size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	/* One byte more than allowed tells a file that is too large. */
@@ -39,7 +40,7 @@ struct mdf_error *text_file_read(const char *path, size_t max, const char *what,
 	close(fd);
 	if (!err && got > max)
 		err = mdf_error(-EFBIG, "%s %s is larger than %zu KiB: not what it should be", what, path, max >> 10);
-	if (!err && (nul = memchr(buf, '\0', got)))
+	if (!err && nul_is_error && (nul = memchr(buf, '\0', got)))
 		err = mdf_error(-EINVAL, "%s %s holds a NUL byte at offset %zu: not text", what, path,
 				(size_t)(nul - buf));
 	if (err) {

@@ -7,6 +7,7 @@
 #ifndef MDF_UTIL_TEXT_FILE_H
 #define MDF_UTIL_TEXT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct mdf_error;
@@ -14,8 +15,10 @@ struct mdf_error;
 /*
  * Reads @path, at most @max bytes, NUL-terminated in *@text (malloc'ed),
  * its length in *@len.  The errors name @what ("the filter config") and
- * @path: one larger than @max, one holding a NUL byte (not text).
+ * @path: one larger than @max; with @nul_is_error, one holding a NUL byte
+ * (not text; a reader that skips damaged lines takes it as it is).
  */
-struct mdf_error *text_file_read(const char *path, size_t max, const char *what, char **text, size_t *len);
+struct mdf_error *text_file_read(const char *path, size_t max, const char *what, bool nul_is_error, char **text,
+				 size_t *len);
 
 #endif

@@ -51,8 +51,20 @@ rm -f "$WORK"/{cut,wild,fsz,noload,novi,notesz}
 edit_vi() { sed -E "$1" "$vi" >"$WORK/vmcoreinfo"; }
 sym() { grep "^SYMBOL($1)=" "$vi" | cut -d= -f2; }
 
-printf 'OSRELEASE=6.1\nnot a key value line\n' >"$WORK/vmcoreinfo"
-expect_rejected bad-vmcoreinfo-syntax "VMCOREINFO line 2 is not KEY=VALUE" -i "$WORK/vmcoreinfo" "$dump"
+# A malformed line (one without '=', one with a NUL byte) is skipped with a
+# warning naming it; the rest of VMCOREINFO serves, and the listing is the
+# one the dump's own VMCOREINFO gives.
+{ head -n 3 "$vi"; echo 'not a key value line'; printf 'KEY\0=damaged\n'; tail -n +4 "$vi"; } >"$WORK/vmcoreinfo"
+"$MDF" --dump-kallsyms "$dump" >"$WORK/kallsyms.own" 2>/dev/null
+if "$MDF" --dump-kallsyms -i "$WORK/vmcoreinfo" "$dump" >"$WORK/kallsyms.damaged" 2>"$WORK/damaged.err" &&
+	grep -q "VMCOREINFO line 4 is not KEY=VALUE, skipped" "$WORK/damaged.err" &&
+	grep -q "VMCOREINFO line 5 holds a NUL byte: skipped" "$WORK/damaged.err" &&
+	[ -s "$WORK/kallsyms.own" ] && cmp -s "$WORK/kallsyms.own" "$WORK/kallsyms.damaged"; then
+	pass bad-vmcoreinfo-line-skipped
+else
+	fail bad-vmcoreinfo-line-skipped "$(head -c 400 "$WORK/damaged.err")"
+fi
+rm -f "$WORK/kallsyms.own" "$WORK/kallsyms.damaged"
 edit_vi '/^SYMBOL\(kallsyms_token_table\)/d'
 expect_rejected bad-missing-kallsyms-line "no SYMBOL\(kallsyms_token_table\)" -i "$WORK/vmcoreinfo" "$dump"
 edit_vi '/^SYMBOL\(kallsyms_(offsets|relative_base)\)/d'
