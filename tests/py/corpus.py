@@ -3,7 +3,7 @@
 """A corpus of damaged dumps: each case damages one thing of a dump, runs
 makedumpfile -f -l -d 31 --message-level 7 on it and sorts the outcome.
 
-corpus.py --mdf MDF --work DIR [--jobs N] [--timeout S] [--only TEXT]
+corpus.py --mdf MDF --work DIR [--dumpread DUMPREAD] [--jobs N] [--timeout S] [--only TEXT]
           [--elf NAME PATH KALLSYMS]... [--kdump NAME ELF_NAME]...
           [--budget NAME=CASES]...
 
@@ -13,6 +13,7 @@ corpus.py --mdf MDF --work DIR [--jobs N] [--timeout S] [--only TEXT]
            makedumpfile -l -d 0, damaged in its own format
 --budget   run about CASES of NAME's cases, evenly spread over each damage
            family (at least three of each)
+--dumpread checks that dumpread translates the addresses aimed at as we do
 --only     run only the cases whose "NAME family position" contains TEXT
            (to reproduce one; with the same --budget)
 
@@ -43,6 +44,7 @@ import collections
 import concurrent.futures
 import mmap
 import os
+import random
 import re
 import shutil
 import signal
@@ -229,6 +231,26 @@ class Kernel:
 
     def u64(self, vaddr):
         return struct.unpack('<Q', self.read(vaddr, 8))[0]
+
+    def check_aim(self, dumpread):
+        """Our reading of the page tables against dumpread's (checked by
+        t-vtop against the generator's facts): two readers that agree on
+        where things are, or the damage would land elsewhere."""
+        vaddrs = [v for v in (self.sym('_stext'), self.sym('init_task'), self.sym('mem_section'),
+                              self.sym('prb'), self.sym('__start_BTF')) if v]
+        if self.sym('mem_section'):
+            vaddrs.append(self.u64(self.sym('mem_section')))
+        if self.sym('vmemmap_base'):
+            vaddrs.append(self.u64(self.sym('vmemmap_base')) + PAGE * 64)
+        if self.sym('modules'):
+            vaddrs.append(self.u64(self.sym('modules')))
+        out = subprocess.run([dumpread, self.elf.path, 'vtop'] + ['%#x' % v for v in vaddrs],
+                             capture_output=True, text=True, check=True).stdout.split()
+        theirs = dict(zip(out[::2], out[1::2]))
+        for v in vaddrs:
+            if theirs.get('%#x' % v) != '%#x' % self.vtop(v):
+                raise ValueError('%s: %#x: we aim at %#x, dumpread says %s' % (
+                    self.elf.path, v, self.vtop(v), theirs.get('%#x' % v)))
 
     def member(self, spec):
         """A member's offset, from VMCOREINFO or the dump's BTF
@@ -585,6 +607,14 @@ def vmcoreinfo_cases(b, text, text_at, subset=False):
     if not subset:
         symbols = [k for k in info if k.startswith('SYMBOL(')]
         edit('vmcoreinfo-missing', 'no SYMBOL lines at all', vi.without, *symbols)
+    # A few random bytes anywhere, as a bad disk sector or a stray write
+    # would leave them.
+    rng = random.Random(25)
+    for seed in range(8 if not subset else 2):
+        new = bytearray(text)
+        for _ in range(1 + seed % 4):
+            new[rng.randrange(n)] = rng.getrandbits(8)
+        add('vmcoreinfo-random', 'random bytes, seed %d' % seed, bytes(new))
     # struct page offsets at or beyond SIZE(page).
     size = int(info['SIZE(page)'])
     page_keys = [k for k in info if k.startswith('OFFSET(page.')]
@@ -596,6 +626,10 @@ def vmcoreinfo_cases(b, text, text_at, subset=False):
         edit('vmcoreinfo-page-offset', 'OFFSET(page.flags)=-8', vi.with_value, 'OFFSET(page.flags)', '-8')
         edit('vmcoreinfo-page-offset', 'OFFSET(page.flags)=%d' % (size - 4), vi.with_value,
              'OFFSET(page.flags)', str(size - 4))
+
+
+def random_bytes(rng, n):
+    return bytes(rng.getrandbits(8) for _ in range(n))
 
 
 def entry_values(entry, table):
@@ -641,6 +675,8 @@ def pgtable_cases(b, k):
                       phys_patches(elf, at, u64(v)))
             b.add('pgtable-lower', '%s level %d table zeroed' % (label, level),
                   phys_patches(elf, table, bytes(PAGE)))
+            b.add('pgtable-lower', '%s level %d table random' % (label, level),
+                  phys_patches(elf, table, random_bytes(random.Random(level), PAGE)))
     b.add('pgtable-top', 'top page zeroed', phys_patches(elf, k.root, bytes(PAGE)))
     b.add('pgtable-top', 'top page 0xff', phys_patches(elf, k.root, b'\xff' * PAGE))
     b.add('pgtable-top', 'every top entry a loop',
@@ -807,6 +843,18 @@ def mem_map_cases(b, k):
           virt_patches(k, page + size + mapcount, u32(k.number('NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)', -129))) +
           virt_patches(k, page + size + private, u64(63)))
     add('struct page of pfn 0 0xff', vm, b'\xff' * size)
+    # Random struct pages (a fixed seed: the same bytes every run), whole,
+    # or a random word in each: random flags, orders, heads, mapcounts.
+    rng = random.Random(25)
+    for seed in range(2):
+        pfn = ((big['paddr'] + rng.randrange(big['filesz'])) // PAGE) & ~63
+        add('pfn %#x: a page of random struct pages' % pfn, vm + pfn * size, random_bytes(rng, PAGE))
+        pfn = ((big['paddr'] + rng.randrange(big['filesz'])) // PAGE) & ~63
+        pages = bytearray(k.read(vm + pfn * size, PAGE))
+        for i in range(PAGE // size):
+            at = i * size + rng.randrange(size // 8) * 8
+            pages[at:at + 8] = random_bytes(rng, 8)
+        add('pfn %#x: a random word in each struct page' % pfn, vm + pfn * size, bytes(pages))
 
 
 def printk_cases(b, k):
@@ -1007,6 +1055,10 @@ def kdump_cases(name, path, kernel):
     if half >= used + 64:
         bm('2nd: 0xff after max_mapnr', bm2 + used, b'\xff' * 64)
     bm('both: all 0xff', bm1, b'\xff' * (2 * half))
+    rng = random.Random(25)
+    for which, base in (('1st', bm1), ('2nd', bm2)):
+        at = base + rng.randrange(max(1, used - 512))
+        bm('%s: 512 random bytes at %#x' % (which, at), at, random_bytes(rng, 512))
 
     # Page descriptors and page data.
     table = data[lay.desc:lay.desc + len(lay.dumped) * PD_SIZE]
@@ -1062,6 +1114,9 @@ def kdump_cases(name, path, kernel):
             page('middle byte flipped', csize // 2, u8(data[off + csize // 2] ^ 0x5a))
     b.add('kdump-desc', 'a page of descriptors 0xff', [(lay.desc + len(table) // 2 & ~7, b'\xff' * PAGE)])
     b.add('kdump-desc', 'a page of descriptors zeroed', [(lay.desc + len(table) // 2 & ~7, bytes(PAGE))])
+    for i in sorted(rng.randrange(len(lay.dumped) - 170) for _ in range(3)):
+        b.add('kdump-desc', 'descriptors %d-%d random' % (i, i + 169),
+              [(lay.desc + i * PD_SIZE, random_bytes(rng, 170 * PD_SIZE))])
 
     mid_off = offsets[targets[1][1]]
     cuts = [('1 byte short', size - 1), ('last page cut off', size - PAGE), ('mid-data', mid_off + 1),
@@ -1298,6 +1353,7 @@ def main():
         return check_server()
     ap = argparse.ArgumentParser()
     ap.add_argument('--mdf', required=True)
+    ap.add_argument('--dumpread')
     ap.add_argument('--work', required=True)
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--timeout', type=int, default=60)
@@ -1314,6 +1370,8 @@ def main():
     for name, path, kallsyms in args.elf:
         elf = Elf(path)
         kernel = Kernel(elf, kallsyms, args.mdf)
+        if args.dumpread:
+            kernel.check_aim(args.dumpread)
         elves[name] = (path, kernel)
         b = elf_cases(name, elf, kernel)
         inputs.append((name, 'elf', path, sample(b.cases, budgets.get(name)), None))

@@ -49,7 +49,8 @@ for name in 6.1-arm64-kdump 6.1-arm64-qemu; do
 done
 [ ${#inputs[@]} -gt 0 ] || exit 0
 
-if ! $PYTHON "$PROJECT/tests/py/corpus.py" --mdf "$MDF" --work "$WORK/corpus" --jobs 2 --timeout 60 \
+if ! $PYTHON "$PROJECT/tests/py/corpus.py" --mdf "$MDF" --dumpread "$TOOLS/dumpread" --work "$WORK/corpus" \
+	--jobs 2 --timeout 60 \
 	"${inputs[@]}" >"$WORK/corpus.log" 2>&1; then
 	fail corpus "corpus.py failed: $(tail -n 5 "$WORK/corpus.log")"
 	exit 0
