@@ -12,6 +12,15 @@ GEN=$TOOLS/mkvmcore
 # Enough variants to reach every damage family at several places.
 MIN_ELF_CASES=200
 MIN_KDUMP_CASES=50
+# --budget NAME=CASES: an even sample of each family, so that the test
+# takes about three minutes on two cores.  A shared dump's run costs three
+# times the generated one's; under the sanitizers every run about twice as
+# much, and the samples are smaller.
+if [ "$MDF_SANITIZE" = 1 ]; then
+	GEN_CASES=220 GEN_KDUMP_CASES=110 SHARED_CASES=205 SHARED_KDUMP_CASES=50
+else
+	GEN_CASES=360 GEN_KDUMP_CASES=230 SHARED_CASES=240 SHARED_KDUMP_CASES=64
+fi
 
 if ! $PYTHON -c 'import kdumpfile' 2>/dev/null; then
 	skip corpus "python3-libkdumpfile is not installed: the outputs cannot be checked"
@@ -21,27 +30,25 @@ fi
 inputs=()
 if [ -x "$GEN" ]; then
 	# The GPU layout: tasks, modules and vmlinux BTF to damage too.  Its
-	# whole corpus is about 580 variants.
+	# whole corpus is about 590 variants, the shared dumps' 570 to 630.
 	if "$GEN" --amdgpu --kallsyms-out "$WORK/gen.ksyms" "$WORK/gen.elf" >"$WORK/gen.log" 2>&1; then
-		inputs+=(--elf gen "$WORK/gen.elf" "$WORK/gen.ksyms" --budget gen=360 --kdump gen-kdump gen)
+		inputs+=(--elf gen "$WORK/gen.elf" "$WORK/gen.ksyms" --budget "gen=$GEN_CASES"
+			--kdump gen-kdump gen --budget "gen-kdump=$GEN_KDUMP_CASES")
 	else
 		fail corpus-gen "mkvmcore failed: $(tail -n 2 "$WORK/gen.log")"
 	fi
 else
 	skip corpus-gen "no $GEN"
 fi
-# --budget: an even sample of each family, so that the test takes about
-# three minutes on two cores (five under the sanitizers); the shared dumps'
-# runs cost three times the generated one's.
 for name in 6.1-kdump 6.1-qemu 7.2-qemu; do
 	if dump=$(fixture "$name.elf"); then
-		inputs+=(--elf "$name" "$dump" "$VMCORES/$name/guest/kallsyms.txt" --budget "$name=240")
+		inputs+=(--elf "$name" "$dump" "$VMCORES/$name/guest/kallsyms.txt" --budget "$name=$SHARED_CASES")
 	else
 		skip "corpus-$name" "no $VMCORES/$name/vmcore.elf.zst"
 	fi
 done
 if fixture 6.1-kdump.elf >/dev/null; then
-	inputs+=(--kdump 6.1-kdump-kdump 6.1-kdump --budget 6.1-kdump-kdump=64)
+	inputs+=(--kdump 6.1-kdump-kdump 6.1-kdump --budget "6.1-kdump-kdump=$SHARED_KDUMP_CASES")
 fi
 # arm64 dumps: this makedumpfile reads x86_64 only.
 for name in 6.1-arm64-kdump 6.1-arm64-qemu; do
