@@ -3,13 +3,16 @@
 """Make a damaged copy of a dump, one field at a time.
 
 corrupt.py IN OUT [--sparse-after N] [--truncate N] [--set OFFSET:HEX]...
-           [--phdr INDEX:FIELD:VALUE]... [--note-name OLD:NEW]
+           [--fill OFFSET:LENGTH:BYTE]... [--phdr INDEX:FIELD:VALUE]...
+           [--note-name OLD:NEW] [--phys PADDR:HEX]...
 
 --sparse-after N   copy only the first N bytes; the rest of the file is a
                    hole of the original size (cheap copies of large dumps
                    whose header is what the test damages)
 --truncate N       cut the copy to N bytes
 --set OFF:HEX      overwrite bytes at OFF with the hex string
+--fill OFF:LEN:B   overwrite LEN bytes at OFF with the byte B (hex), so that a
+                   damaged page fits on a command line
 --phdr I:F:V       set ELF64 program header I's field F (type, offset,
                    vaddr, paddr, filesz, memsz) to V
 --note-name A:B    rename ELF notes called A to B (same length)
@@ -31,6 +34,7 @@ def main():
     ap.add_argument('--sparse-after', type=lambda s: int(s, 0))
     ap.add_argument('--truncate', type=lambda s: int(s, 0))
     ap.add_argument('--set', action='append', default=[])
+    ap.add_argument('--fill', action='append', default=[])
     ap.add_argument('--phdr', action='append', default=[])
     ap.add_argument('--note-name')
     ap.add_argument('--phys', action='append', default=[])
@@ -52,6 +56,10 @@ def main():
             off, data = item.split(':')
             o.seek(int(off, 0))
             o.write(bytes.fromhex(data))
+        for item in a.fill:
+            off, length, byte = item.split(':')
+            o.seek(int(off, 0))
+            o.write(bytes.fromhex(byte) * int(length, 0))
         if a.phdr or a.note_name or a.phys:
             eh = o.read(64) if o.seek(0) == 0 else None
             phoff, = struct.unpack_from('<Q', eh, 32)
