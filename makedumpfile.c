@@ -531,6 +531,13 @@ static int open_memory(struct mdf_context *ctx)
 	struct mdf_error *err;
 	int64_t page_size;
 
+	/* The dump written carries this VMCOREINFO: readers trust its PAGESIZE. */
+	if (vmcoreinfo_get(ctx->vmcoreinfo, "PAGESIZE") &&
+	    !vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size)) {
+		msg_error("%s: VMCOREINFO's PAGESIZE=%.40s is not a number", ctx->opt.vmcore,
+			  vmcoreinfo_get(ctx->vmcoreinfo, "PAGESIZE"));
+		return -MDF_ECORRUPT;
+	}
 	if (vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size) &&
 	    page_size != ctx->input->page_size) {
 		msg_error("%s: VMCOREINFO says PAGESIZE=%lld but the dump's pages are %u bytes",
