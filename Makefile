@@ -35,7 +35,13 @@ $(error ZLIB_ENCODER is isal or libdeflate, not "$(ZLIB_ENCODER)")
 endif
 LIBS := -lbpf -lelf -lz $(ZLIB_ENCODER_LIB) -llzo2 -lsnappy -lzstd
 
-ifeq ($(SANITIZE),1)
+ifeq ($(FUZZ),1)
+# FUZZ=1 (make fuzz sets it): every object gets libFuzzer's coverage hooks, for tests/fuzz.
+CC := clang
+BUILD ?= build/fuzz
+SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+BIN := $(BUILD)/makedumpfile
+else ifeq ($(SANITIZE),1)
 BUILD ?= build/asan
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 BIN := $(BUILD)/makedumpfile
@@ -122,6 +128,11 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter-out %.h,$^) $(ALL_LDFLAGS) $(LIBS)
 
 tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS) $(EPPIC_SCRIPTS)
+
+# ---- the libFuzzer harnesses of tests/fuzz, built with FUZZ=1 ----
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h tests/unit/*.h) $(CORE_OBJS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests/unit -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) \
+		-fsanitize=fuzzer $(LIBS)
 
 layering:
 	@python3 tests/py/layering.py $(LAYERS)
