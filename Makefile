@@ -133,6 +133,10 @@ tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS) $(EPP
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h tests/unit/*.h) $(CORE_OBJS)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests/unit -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) \
 		-fsanitize=fuzzer $(LIBS)
+# Their kernel's types are the sample-dump generator's (tests/fuzz/fuzz_kernel.h).
+FUZZ_OBJS := $(BUILD)/tests/fuzz/generator_btf.o $(BUILD)/tests/gen/gen_btf.o
+$(BUILD)/fuzz_walkers $(BUILD)/fuzz_config: $(FUZZ_OBJS)
+$(FUZZ_OBJS): CPPFLAGS += -Itests/gen
 
 layering:
 	@python3 tests/py/layering.py $(LAYERS)
@@ -196,4 +200,4 @@ uninstall:
 clean:
 	rm -rf build makedumpfile
 
--include $(CORE_OBJS:.o=.d) $(MAIN_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(MAIN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
