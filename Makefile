@@ -4,6 +4,10 @@
 # make demo       build, generate a sample dump and filter it (-d 31 -l)
 # make check      build and run every test (ends with "N passed, N failed")
 # make check SANITIZE=1   the same under AddressSanitizer and UBSan
+# make fuzz       build the libFuzzer harnesses of tests/fuzz with clang in build/fuzz,
+#                 make their seed corpora, replay tests/fuzz/regressions, then fuzz
+#                 each for FUZZ_SECONDS (default 10); fails on any crash, hang or leak
+# make fuzz-quick the same without fuzzing: the regressions and the seeds, once each
 # make layering  check that #includes run down the layers (part of make check)
 # make bench      benchmarks against upstream makedumpfile
 # make extensions build extensions/*.c and eppic_scripts/*.c
@@ -35,7 +39,13 @@ $(error ZLIB_ENCODER is isal or libdeflate, not "$(ZLIB_ENCODER)")
 endif
 LIBS := -lbpf -lelf -lz $(ZLIB_ENCODER_LIB) -llzo2 -lsnappy -lzstd
 
-ifeq ($(SANITIZE),1)
+ifeq ($(FUZZ),1)
+# FUZZ=1 (make fuzz sets it): every object gets libFuzzer's coverage hooks, for tests/fuzz.
+CC := clang
+BUILD ?= build/fuzz
+SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+BIN := $(BUILD)/makedumpfile
+else ifeq ($(SANITIZE),1)
 BUILD ?= build/asan
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 BIN := $(BUILD)/makedumpfile
@@ -64,7 +74,7 @@ MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 TEST_TOOLS := $(BUILD)/tests/failio.so $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(BUILD)/tests/erasetool $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
-.PHONY: all check bench clean tests demo extensions install uninstall layering
+.PHONY: all check bench clean tests demo extensions install uninstall layering fuzz fuzz-quick
 all: $(BIN)
 
 # Extensions call into the executable: export their API (extension/exports.syms).
@@ -122,6 +132,36 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter-out %.h,$^) $(ALL_LDFLAGS) $(LIBS)
 
 tests: $(BIN) $(TEST_TOOLS) $(UNIT_TESTS) $(EXTENSIONS) $(TEST_EXTENSIONS) $(EPPIC_SCRIPTS)
+
+# ---- make fuzz: the libFuzzer harnesses of tests/fuzz, built with FUZZ=1 ----
+FUZZ_SECONDS ?= 10
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_HARNESSES := $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h tests/unit/*.h) $(CORE_OBJS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests/unit -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) \
+		-fsanitize=fuzzer $(LIBS)
+# Their kernel's types are the sample-dump generator's (tests/fuzz/fuzz_kernel.h).
+FUZZ_OBJS := $(BUILD)/tests/fuzz/generator_btf.o $(BUILD)/tests/gen/gen_btf.o
+$(BUILD)/fuzz_walkers $(BUILD)/fuzz_config: $(FUZZ_OBJS)
+$(FUZZ_OBJS): CPPFLAGS += -Itests/gen
+
+ifeq ($(FUZZ),1)
+# Seeds from the generator's dumps (tests/fuzz/corpus.py); fuzzing adds its finds beside them.
+FUZZ_CORPUS := $(BUILD)/corpus/.made
+$(FUZZ_CORPUS): tests/fuzz/corpus.py tests/py/walkersynth.py tests/sh/t-erase.sh makedumpfile.conf.sample \
+		$(BIN) $(BUILD)/tests/mkvmcore $(BUILD)/tests/dumpread
+	python3 tests/fuzz/corpus.py $(BUILD)/corpus $(BUILD)/tests/mkvmcore $(BIN) $(BUILD)/tests/dumpread
+	touch $@
+
+fuzz: $(FUZZ_HARNESSES) $(FUZZ_CORPUS)
+	tests/fuzz/run.sh fuzz $(BUILD) $(FUZZ_SECONDS)
+fuzz-quick: $(FUZZ_HARNESSES) $(FUZZ_CORPUS)
+	tests/fuzz/run.sh quick $(BUILD) 0
+else
+fuzz fuzz-quick:
+	$(MAKE) FUZZ=1 $@
+endif
 
 layering:
 	@python3 tests/py/layering.py $(LAYERS)
@@ -185,4 +225,4 @@ uninstall:
 clean:
 	rm -rf build makedumpfile
 
--include $(CORE_OBJS:.o=.d) $(MAIN_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(MAIN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)

@@ -385,6 +385,41 @@ static struct mdf_error *check_type_ids(const struct btf_unit *unit)
 	return NULL;
 }
 
+/*
+ * Every name the unit's types give (their own, their members', enum
+ * constants' and parameters') lies in its strings: libbpf 1.1 does not
+ * check them, and btf__name_by_offset() gives NULL for one that does not.
+ */
+static struct mdf_error *check_names(const struct btf_unit *unit)
+{
+	const struct btf *btf = unit->btf;
+	uint32_t count = btf__type_cnt(btf);
+
+	for (uint32_t id = unit->first_id; id < count; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		uint32_t bad = t->name_off;
+		bool ok = btf__name_by_offset(btf, bad);
+
+		for (uint32_t i = 0; ok && i < btf_vlen(t); i++) {
+			if (btf_is_composite(t))
+				bad = btf_members(t)[i].name_off;
+			else if (btf_is_enum(t))
+				bad = btf_enum(t)[i].name_off;
+			else if (btf_is_enum64(t))
+				bad = btf_enum64(t)[i].name_off;
+			else if (btf_is_func_proto(t))
+				bad = btf_params(t)[i].name_off;
+			else
+				break;
+			ok = btf__name_by_offset(btf, bad);
+		}
+		if (!ok)
+			return mdf_error(-MDF_ECORRUPT, "%s's BTF is corrupt: type %" PRIu32 " names the string at %"
+					 PRIu32 ", past its strings", unit->name, id, bad);
+	}
+	return NULL;
+}
+
 static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 {
 	struct btf *base = unit == &bi->vmlinux ? NULL : bi->vmlinux.btf;
@@ -398,6 +433,8 @@ static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 		unit->first_id = base ? btf__type_cnt(base) : 1;
 		err = check_type_ids(unit);
 	}
+	if (!err)
+		err = check_names(unit);
 	if (!err)
 		err = build_index(unit, false, &unit->types);
 	if (!err)

@@ -1,0 +1,389 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Make the fuzz harnesses' seed corpora from the project's own sample dumps.
+
+corpus.py OUT MKVMCORE MAKEDUMPFILE DUMPREAD
+
+OUT/NAME/ receives the seeds of tests/fuzz/fuzz_NAME.c, each named after
+what it is, in the harness's input format (its header comment says which);
+inputs libFuzzer added to OUT/NAME earlier stay.  The generator's dumps
+are 64 MiB, and libFuzzer mutates small inputs best, so each seed keeps
+the parts of a dump that its reader looks at first (headers, notes,
+bitmaps, tables) and a few pages:
+
+  elf_input    mkvmcore's kexec, QEMU and 5-level dumps and makedumpfile -E's,
+               each PT_LOAD cut to its first pages plus the page-table pages
+               that translate a few symbols
+  kdump_input  makedumpfile -l, -c, -p, -z and uncompressed at -d 31, and a
+               --split part, keeping the descriptors and data of a few pages
+               and of the page-table pages
+  flat         makedumpfile -F (kdump and -E), the stream's first records
+  vmcoreinfo   the VMCOREINFO notes of the dumps
+  kallsyms     the kallsyms tables in each address encoding, moved to the
+               harness's FAKE_VIRT_BASE
+  btf          vmlinux's BTF of the --amdgpu dump
+  walkers      lists, maple trees (tests/py/walkersynth.py's), xarrays, an
+               idr, tasks and VMAs, laid out with the generator's BTF offsets
+  config       the configs of tests/sh/t-erase.sh and makedumpfile.conf.sample
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(PROJECT, 'tests', 'py'))
+import walkersynth  # noqa: E402  (found through the path above)
+
+PAGE = 4096
+# tests/unit/unit_fake_memory.h
+FAKE_VIRT_BASE = 0xffffffff81000000
+START_KERNEL_MAP = 0xffffffff80000000
+ULONG_MAX = (1 << 64) - 1
+# tests/fuzz/fuzz_walkers.c's enum walk
+WALK_LIST, WALK_KLIST, WALK_MAPLE_TREE, WALK_XARRAY, WALK_IDR, WALK_TASKS, WALK_VMAS = range(7)
+PT_LOAD, PT_NOTE = 1, 4
+
+
+def run(*args, stdout=subprocess.DEVNULL):
+    return subprocess.run(args, check=True, stdout=stdout, stderr=subprocess.PIPE).stdout
+
+
+def write_seed(out, name, seed, data):
+    os.makedirs(os.path.join(out, name), exist_ok=True)
+    with open(os.path.join(out, name, seed), 'wb') as f:
+        f.write(data)
+
+
+def parse_vmcoreinfo(text):
+    lines = dict(line.split('=', 1) for line in text.splitlines() if '=' in line)
+    return lines
+
+
+class Elf:
+    """An ELF64 dump's headers, and its memory by physical address."""
+
+    def __init__(self, path):
+        self.path = path
+        with open(path, 'rb') as f:
+            self.ehdr = bytearray(f.read(64))
+            (self.phoff, self.shoff) = struct.unpack_from('<QQ', self.ehdr, 32)
+            (self.phnum, shentsize, self.shnum) = struct.unpack_from('<HHH', self.ehdr, 56)
+            f.seek(self.phoff)
+            self.phdrs = [list(struct.unpack('<IIQQQQQQ', f.read(56))) for _ in range(self.phnum)]
+            f.seek(self.shoff)
+            self.shdrs = [bytearray(f.read(shentsize)) for _ in range(self.shnum)] if self.shoff else []
+
+    def read(self, offset, size):
+        with open(self.path, 'rb') as f:
+            f.seek(offset)
+            return f.read(size)
+
+    def loads(self):
+        return [p for p in self.phdrs if p[0] == PT_LOAD]
+
+    def notes(self):
+        return b''.join(self.read(p[2], p[5]) for p in self.phdrs if p[0] == PT_NOTE)
+
+    def read_phys(self, paddr, size):
+        for p in self.loads():
+            if p[4] <= paddr and paddr + size <= p[4] + p[5]:
+                return self.read(p[2] + paddr - p[4], size)
+        return None
+
+
+def table_pages(elf, vi, names):
+    """The physical pages a page-table walk reads to translate the symbols @names, and their targets."""
+    top = int(vi['SYMBOL(init_top_pgt)'], 16) - START_KERNEL_MAP + int(vi.get('NUMBER(phys_base)', '0'))
+    levels = 5 if vi.get('NUMBER(pgtable_l5_enabled)') == '1' else 4
+    pages = set()
+    for name in names:
+        vaddr, table = int(vi['SYMBOL(%s)' % name], 16), top
+        for level in range(levels, 0, -1):
+            shift = 12 + 9 * (level - 1)
+            pages.add(table & ~(PAGE - 1))
+            raw = elf.read_phys(table + ((vaddr >> shift) & 511) * 8, 8)
+            entry = struct.unpack('<Q', raw)[0] if raw else 0
+            if not entry & 1:
+                break
+            table = entry & 0x000ffffffffff000
+            if level == 1 or (level in (2, 3) and entry & 0x80):
+                pages.add((table | (vaddr & ((1 << shift) - 1))) & ~(PAGE - 1))
+                break
+    return pages
+
+
+def shrink_elf(elf, vi, first_pages, cut):
+    """A small ELF: the notes, then each PT_LOAD's first pages and the page-table pages.
+
+    With @cut, each PT_LOAD keeps its p_memsz and only its file data is cut
+    (as makedumpfile -E leaves pages out); otherwise each run of kept pages
+    becomes a PT_LOAD of its own.
+    """
+    keep = table_pages(elf, vi, ['_stext', 'init_uts_ns']) if not cut else set()
+    segments = []
+    for p in elf.loads():
+        start, end = p[4], p[4] + p[5]
+        if cut:
+            segments.append((p, p[4], min(p[5], first_pages * PAGE), p[6]))
+            continue
+        pages = sorted({a for a in keep if start <= a < end} |
+                       {start + i * PAGE for i in range(first_pages) if start + (i + 1) * PAGE <= end})
+        run = []
+        for a in pages + [None]:
+            if run and (a is None or a != run[-1] + PAGE):
+                segments.append((p, run[0], len(run) * PAGE, len(run) * PAGE))
+                run = []
+            if a is not None:
+                run.append(a)
+    notes = elf.notes()
+    sections = elf.shdrs if elf.shoff and elf.shoff < elf.phoff else []
+    phdrs_at = 64 + 64 * len(sections)
+    data_at = phdrs_at + 56 * (len(segments) + 1)
+    ehdr = bytearray(elf.ehdr)
+    struct.pack_into('<QQ', ehdr, 32, phdrs_at, 64 if sections else 0)
+    struct.pack_into('<HHHH', ehdr, 56, len(segments) + 1, 64, len(sections),
+                     struct.unpack_from('<H', elf.ehdr, 62)[0] if sections else 0)
+    body = bytearray(notes)
+    phdrs = [struct.pack('<IIQQQQQQ', PT_NOTE, 0, data_at, 0, 0, len(notes), len(notes), 0)]
+    for p, paddr, filesz, memsz in segments:
+        vaddr = p[3] + (paddr - p[4]) if p[3] else 0
+        phdrs.append(struct.pack('<IIQQQQQQ', PT_LOAD, p[1], data_at + len(body), vaddr, paddr, filesz, memsz,
+                                 p[7]))
+        body += elf.read(p[2] + (paddr - p[4]), filesz)
+    shdrs = b''
+    for s in sections:
+        # Section data (QEMU's string table) moves to the end.
+        s = bytearray(s)
+        offset, size = struct.unpack_from('<QQ', s, 24)
+        if size:
+            struct.pack_into('<Q', s, 24, data_at + len(body))
+            body += elf.read(offset, size)
+        shdrs += bytes(s)
+    return bytes(ehdr) + shdrs + b''.join(phdrs) + bytes(body)
+
+
+def shrink_kdump(data, keep, wanted):
+    """A kdump-compressed file with the descriptors and data of @keep pages and of the pfns @wanted only."""
+    block = struct.unpack_from('<i', data, 428)[0]
+    sub_hdr, bitmap_blocks = struct.unpack_from('<iI', data, 432)
+    split, = struct.unpack_from('<i', data, block + 12)
+    start_pfn, end_pfn, max_mapnr = struct.unpack_from('<QQQ', data, block + 80)
+    bitmap1 = (1 + sub_hdr) * block
+    half = bitmap_blocks * block // 2
+    bitmap2, descs = bitmap1 + half, bitmap1 + 2 * half
+    # A split part holds the descriptors of its own pfns only, in pfn order as in a whole dump.
+    dumped = [pfn for pfn in range(max_mapnr) if data[bitmap2 + pfn // 8] >> (pfn % 8) & 1 and
+              (not split or start_pfn <= pfn < end_pfn)]
+    sizes = [struct.unpack_from('<I', data, descs + 24 * i + 8)[0] for i in range(len(dumped))]
+    # The first pages and the smallest: the seed of every codec stays small.
+    chosen = sorted(set(range(min(2, len(dumped)))) |
+                    set(sorted(range(len(dumped)), key=lambda i: (sizes[i], i))[:keep - 2]) |
+                    {i for i, pfn in enumerate(dumped) if pfn in wanted})
+    head = bytearray(data[:descs])
+    head[bitmap2:bitmap2 + half] = bytes(half)
+    table, pages = bytearray(), bytearray()
+    data_at = descs + 24 * len(chosen)
+    for i in chosen:
+        pfn = dumped[i]
+        head[bitmap2 + pfn // 8] |= 1 << (pfn % 8)
+        offset, size, flags, page_flags = struct.unpack_from('<qIIQ', data, descs + 24 * i)
+        table += struct.pack('<qIIQ', data_at + len(pages), size, flags, page_flags)
+        pages += data[offset:offset + size]
+    return bytes(head) + bytes(table) + bytes(pages)
+
+
+def shrink_flat(data, budget):
+    """The first records of a flattened stream, @budget bytes of data at most, and its end record."""
+    out, at, left = bytearray(data[:4096]), 4096, budget
+    while at + 16 <= len(data) and left > 0:
+        offset, size = struct.unpack_from('>qq', data, at)
+        if offset < 0:
+            break
+        size_kept = min(size, left)
+        out += struct.pack('>qq', offset, size_kept) + data[at + 16:at + 16 + size_kept]
+        left -= size_kept
+        at += 16 + size
+    return bytes(out) + struct.pack('>qq', -1, -1)
+
+
+def kallsyms_seed(dumpread, dump, vi, moves_addresses):
+    """The dump's kallsyms tables at FAKE_VIRT_BASE, with VMCOREINFO lines that say so."""
+    tables = {k: int(v, 16) for k, v in vi.items() if k.startswith('SYMBOL(kallsyms_')}
+    lo = min(tables.values())
+    # The last table is token_index (512 bytes) or the token table (a few hundred).
+    hi = max(tables.values()) + 0x400
+    image = run(dumpread, dump, 'virt', '0x%x' % lo, str(hi - lo), stdout=subprocess.PIPE)
+    delta = lo - FAKE_VIRT_BASE
+    lines = ['OSRELEASE=%s' % vi['OSRELEASE']]
+    lines += ['%s=%x' % (k, v - delta) for k, v in sorted(tables.items())]
+    # Place-relative addresses move with the table; the others are the table's content.
+    for witness in ('_stext', 'init_uts_ns'):
+        value = int(vi['SYMBOL(%s)' % witness], 16)
+        lines.append('SYMBOL(%s)=%x' % (witness, value - delta if moves_addresses else value))
+    return ('\n'.join(lines) + '\n').encode() + b'\0' + image
+
+
+class Region(walkersynth.Scratch):
+    """walkersynth's scratch pages as the harness's region: pages from FAKE_VIRT_BASE on."""
+
+    def __init__(self, pages=64):
+        super().__init__(FAKE_VIRT_BASE, range(pages))
+
+    def image(self):
+        used = (self.used + PAGE - 1) // PAGE
+        return b''.join(bytes(data) for _, _, data in self.pages[:used])
+
+
+def list_region():
+    mem = Region()
+    nodes = [mem.alloc(16, 8) for _ in range(4)]
+    for node, following in zip(nodes, nodes[1:] + nodes[:1]):
+        mem.u64(node, following)
+        mem.u64(node + 8, nodes[nodes.index(node) - 1])
+    return mem.image()
+
+
+def tasks_region(f):
+    """init_task (at the region's start) and two tasks on its tasks list."""
+    mem = Region()
+    tasks = [mem.alloc(f['task_struct'], 64) for _ in range(3)]
+    mm = mem.alloc(f['mm_struct'], 64)
+    for n, task in enumerate(tasks):
+        link = tasks[(n + 1) % 3] + f['task_struct.tasks']
+        mem.u64(task + f['task_struct.tasks'], link)
+        mem.put(task + f['task_struct.pid'], '<i', n)
+        mem.put(task + f['task_struct.tgid'], '<i', n)
+        comm = b'swapper/0' if n == 0 else b'task%d' % n
+        for i, c in enumerate(comm):
+            mem.u8(task + f['task_struct.comm'] + i, c)
+        mem.u64(task + f['task_struct.mm'], mm if n else 0)
+    return mem.image()
+
+
+def vmas_region(f):
+    """An mm_struct (at the region's start) whose mm_mt is one leaf holding three VMAs."""
+    mem = Region()
+    mm = mem.alloc(f['mm_struct'], 256)
+    leaf = mem.alloc(256, 256)
+    ranges = [(0, 0xfff, 0), (0x1000, 0x2fff, 1), (0x3000, 0x3fff, 0), (0x4000, 0x4fff, 1),
+              (0x5000, 0x7fff, 1), (0x8000, ULONG_MAX, 0)]
+    mem.u64(leaf + f['maple_node.parent'], (mm + f['mm_struct.mm_mt']) | 1)
+    for i, (first, last, is_vma) in enumerate(ranges):
+        entry = 0
+        if is_vma:
+            entry = mem.alloc(f['vm_area_struct'], 64)
+            mem.u64(entry + f['vm_area_struct.vm_start'], first)
+            mem.u64(entry + f['vm_area_struct.vm_end'], last + 1)
+            mem.u64(entry + f['vm_area_struct.vm_flags'], 0x73)
+        mem.u64(leaf + f['maple_range_64.pivot'] + 8 * i, last)
+        mem.u64(leaf + f['maple_range_64.slot'] + 8 * i, entry)
+    mem.u8(leaf + f['maple_range_64.meta'] + f['maple_metadata.end'], len(ranges) - 1)
+    # A leaf root: maple_leaf_64 (1) in bits 3-6, marked as a node (2) and an encoded node (4).
+    mem.u64(mm + f['mm_struct.mm_mt'] + f['maple_tree.ma_root'], leaf | 1 << 3 | 6)
+    return mem.image()
+
+
+def config_seeds(out):
+    with open(os.path.join(PROJECT, 'tests', 'sh', 't-erase.sh')) as f:
+        script = f.read()
+    configs = {}
+    for name, text in re.findall(r"conf (s\d+) '((?:[^'\\]|\\.)*)'", script):
+        configs['t-erase-' + name] = text.replace('\\n', '\n').replace('\\t', '\t')
+    for name, text in re.findall(r'cat >"\$WORK/(\w+)\.conf" <<\'EOF\'\n(.*?)\nEOF\n', script, re.S):
+        configs['t-erase-' + name] = text + '\n'
+    with open(os.path.join(PROJECT, 'makedumpfile.conf.sample')) as f:
+        configs['sample'] = f.read()
+    for name, text in configs.items():
+        write_seed(out, 'config', name + '.conf', text.encode())
+    return configs
+
+
+def main():
+    if len(sys.argv) != 5:
+        raise SystemExit(__doc__)
+    out, mkvmcore, mdf, dumpread = sys.argv[1:]
+    work = os.path.join(out, '.work')
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+
+    dumps = {
+        'kexec': ['--kaslr', '0'],
+        'qemu': ['--layout', 'qemu', '--kaslr', '0'],
+        'paging5': ['--paging', '5'],
+        'amdgpu': ['--amdgpu', '--kaslr', '0'],
+        'base-relative': ['--kallsyms', 'base-relative', '--kaslr', '0'],
+        'place-relative': ['--kallsyms', 'place-relative', '--kaslr', '0'],
+        'absolute': ['--kallsyms', 'absolute', '--kaslr', '0'],
+    }
+    path, vi = {}, {}
+    for name, options in dumps.items():
+        path[name] = os.path.join(work, name + '.elf')
+        run(mkvmcore, '--sparse', '--vmcoreinfo-out', path[name] + '.vmcoreinfo', *options, path[name])
+        with open(path[name] + '.vmcoreinfo', 'rb') as f:
+            raw = f.read()
+        write_seed(out, 'vmcoreinfo', name + '.txt', raw)
+        vi[name] = parse_vmcoreinfo(raw.decode())
+
+    for name in ('kexec', 'qemu', 'paging5'):
+        write_seed(out, 'elf_input', name + '.elf', shrink_elf(Elf(path[name]), vi[name], 2, False))
+    elf_e = os.path.join(work, 'kexec-E.elf')
+    run(mdf, '-f', '-E', '-d', '31', path['kexec'], elf_e)
+    write_seed(out, 'elf_input', 'makedumpfile-E.elf', shrink_elf(Elf(elf_e), vi['kexec'], 2, True))
+
+    # The pages that translate the symbols fuzz_dump.h reads, in each kdump seed too.
+    wanted = {paddr // PAGE for paddr in table_pages(Elf(path['kexec']), vi['kexec'], ['_stext', 'init_uts_ns'])}
+    for flag, codec in (('-l', 'lzo'), ('-c', 'zlib'), ('-p', 'snappy'), ('-z', 'zstd'), (None, 'none')):
+        kdump = os.path.join(work, codec + '.kdump')
+        run(mdf, '-f', *([flag] if flag else []), '-d', '31', path['kexec'], kdump)
+        with open(kdump, 'rb') as f:
+            write_seed(out, 'kdump_input', codec + '.kdump', shrink_kdump(f.read(), 6, wanted))
+    parts = [os.path.join(work, 'part%d.kdump' % i) for i in range(3)]
+    run(mdf, '-f', '-l', '-d', '31', '--split', path['kexec'], *parts)
+    with open(parts[1], 'rb') as f:
+        write_seed(out, 'kdump_input', 'split-part.kdump', shrink_kdump(f.read(), 6, wanted))
+
+    for name, options in (('kdump', ['-l']), ('elf', ['-E'])):
+        stream = run(mdf, '-F', *options, '-d', '31', path['kexec'], stdout=subprocess.PIPE)
+        write_seed(out, 'flat', name + '.flat', shrink_flat(stream, 32 << 10))
+
+    for name in ('kexec', 'base-relative', 'place-relative', 'absolute'):
+        write_seed(out, 'kallsyms', name, kallsyms_seed(dumpread, path[name], vi[name], name == 'place-relative'))
+
+    syms = run(dumpread, path['amdgpu'], 'symbol', '__start_BTF', '__stop_BTF', stdout=subprocess.PIPE).split()
+    start, stop = int(syms[1], 16), int(syms[3], 16)
+    write_seed(out, 'btf', 'generator-vmlinux.btf',
+               run(dumpread, path['amdgpu'], 'virt', '0x%x' % start, str(stop - start), stdout=subprocess.PIPE))
+
+    f = walkersynth.btf(mdf, path['amdgpu'], [
+        'maple_tree', 'maple_tree.ma_root', 'maple_tree.ma_flags', 'maple_node.parent', 'maple_node.slot',
+        'maple_range_64.pivot', 'maple_range_64.slot', 'maple_range_64.meta', 'maple_arange_64.pivot',
+        'maple_arange_64.slot', 'maple_arange_64.meta', 'maple_metadata.end', 'xarray.xa_head', 'xa_node',
+        'xa_node.shift', 'xa_node.offset', 'xa_node.parent', 'xa_node.array', 'xa_node.slots',
+        'task_struct', 'task_struct.tasks', 'task_struct.pid', 'task_struct.tgid', 'task_struct.comm',
+        'task_struct.mm', 'mm_struct', 'mm_struct.mm_mt', 'vm_area_struct', 'vm_area_struct.vm_start',
+        'vm_area_struct.vm_end', 'vm_area_struct.vm_flags'])
+    for name, root_type in (('maple-range', 2), ('maple-arange', 3)):
+        mem = Region()
+        walkersynth.build_maple(mem, f, root_type)
+        write_seed(out, 'walkers', name, bytes([WALK_MAPLE_TREE]) + mem.image())
+    mem = Region()
+    walkersynth.build_xarray(mem, f)
+    write_seed(out, 'walkers', 'xarray', bytes([WALK_XARRAY]) + mem.image())
+    write_seed(out, 'walkers', 'idr', bytes([WALK_IDR]) + mem.image())
+    write_seed(out, 'walkers', 'list', bytes([WALK_LIST]) + list_region())
+    write_seed(out, 'walkers', 'klist', bytes([WALK_KLIST]) + list_region())
+    tasks = tasks_region(f)
+    write_seed(out, 'walkers', 'tasks', bytes([WALK_TASKS]) + tasks)
+    write_seed(out, 'walkers', 'vmas', bytes([WALK_VMAS]) + vmas_region(f))
+
+    configs = config_seeds(out)
+    write_seed(out, 'config', 'tasks-region.conf', configs['sample'].encode() + b'\0' + tasks)
+    shutil.rmtree(work)
+
+
+if __name__ == '__main__':
+    main()
