@@ -824,6 +824,7 @@ struct mdf_error *kdump_write(const struct kdump_writer_params *p,
 		err = allocate_buffers(&w);
 	if (!err)
 		err = dump_file_open(&w.file, p->path, p->force, p->flatten);
+	dump_file_limit(&w.file, p->size_limit);
 	w.file.progress = &w.progress;
 	if (!err)
 		err = write_disk_header(&w, w.status | DUMP_DH_COMPRESSED_INCOMPLETE);
