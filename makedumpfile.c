@@ -25,6 +25,7 @@
 #include "erase/eraseinfo.h"
 #include "extension/host.h"
 #include "input/dump_input.h"
+#include "input/kdump_format.h"
 #include "input/kcore.h"
 #include "input/vmcoreinfo.h"
 #include "kernel/btf.h"
@@ -42,6 +43,7 @@
 #include "output/split_reassemble.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
+#include "scan/unused_vmemmap.h"
 #include "util/error.h"
 #include "util/message.h"
 #include "util/vec.h"
@@ -298,7 +300,22 @@ struct page_source_ctx {
 	struct page_scan *scan;
 	struct dump_input *input;
 	struct erase_set *erase;
+	/* -e: the frames of struct pages of pages left out, left out too (merged). */
+	const struct pfn_ranges *unused_vmemmap;
 };
+
+/* Clears, in @dumpable, the bits of the pfns of @set within [start_pfn, end_pfn). */
+static void leave_out(const struct pfn_ranges *set, uint64_t start_pfn, uint64_t end_pfn,
+		      uint8_t *dumpable)
+{
+	for (size_t i = 0; i < set->count; i++) {
+		uint64_t from = set->ranges[i].start > start_pfn ? set->ranges[i].start : start_pfn;
+		uint64_t to = set->ranges[i].end < end_pfn ? set->ranges[i].end : end_pfn;
+
+		for (uint64_t pfn = from; pfn < to; pfn++)
+			dumpable[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << (pfn - start_pfn) % 8);
+	}
+}
 
 static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
 			  uint8_t *dumpable, struct page_counts *counts)
@@ -306,6 +323,9 @@ static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8
 	struct page_source_ctx *source = ctx;
 
 	page_scan_cycle(source->scan, start_pfn, end_pfn, present, dumpable, counts);
+	/* As upstream, these are in no count of the report: it says how many apart. */
+	if (source->unused_vmemmap)
+		leave_out(source->unused_vmemmap, start_pfn, end_pfn, dumpable);
 	return 0;
 }
 
@@ -385,6 +405,7 @@ struct dump_job {
 	struct page_source_ctx source_ctx;
 	struct kdump_page_source source;
 	struct page_counts counts;
+	struct pfn_ranges unused_vmemmap;
 	uint64_t max_pfn;
 	uint64_t cycle_pfns;
 };
@@ -448,6 +469,15 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	job->cycle_pfns = cycle_pfns(&ctx->opt, job->max_pfn);
 	msg_debug("dump level %d, %" PRIu64 " pfns, %" PRIu64 " per cycle", dump_level,
 		  job->max_pfn, job->cycle_pfns);
+	if (ctx->opt.exclude_vmemmap) {
+		err = print_error(unused_vmemmap_frames(job->scan, ctx->memory, ctx->input->page_size,
+							job->cycle_pfns, &job->decisions.keep,
+							&job->unused_vmemmap));
+		if (err)
+			return err;
+		job->source_ctx.unused_vmemmap = &job->unused_vmemmap;
+		msg_info("Excluded %" PRIu64 " unused vmemmap pages", pfn_ranges_pages(&job->unused_vmemmap));
+	}
 	return 0;
 }
 
@@ -457,6 +487,7 @@ static void end_job(struct dump_job *job)
 	erase_set_free(&job->erase);
 	page_decisions_free(&job->decisions);
 	extension_results_free(&job->extensions);
+	pfn_ranges_free(&job->unused_vmemmap);
 }
 
 /*
@@ -504,6 +535,9 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	params->force = ctx->opt.force || ctx->opt.dry_run;
 	params->flatten = ctx->opt.flatten;
 	params->size_limit = ctx->opt.size_limit;
+	/* A dump that lacks them already says so again. */
+	params->excluded_vmemmap = ctx->opt.exclude_vmemmap ||
+				   (kdump && (kdump->status & DUMP_DH_EXCLUDED_VMEMMAP));
 	params->codec = (enum mdf_codec)ctx->opt.codec;
 	params->page_size = ctx->input->page_size;
 	params->max_pfn = job->max_pfn;

@@ -332,9 +332,9 @@ static int check_mode_options(const struct mdf_options *opt)
 		msg_error("--partial-dmesg goes with --dump-dmesg.");
 		return invalid_command_line();
 	}
-	if (opt->exclude_vmemmap && !writes_dump) {
-		msg_error("-e leaves pages out of a dump file; it cannot be used with %s.",
-			  mode_option(opt->mode));
+	if (opt->exclude_vmemmap && (!writes_dump || opt->elf)) {
+		msg_error("-e leaves pages out of a kdump-compressed dump file, whose header says so; "
+			  "it cannot be used with %s.", opt->elf ? "-E" : mode_option(opt->mode));
 		return invalid_command_line();
 	}
 	return 0;

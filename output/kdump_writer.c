@@ -283,7 +283,7 @@ static struct mdf_error *plan_layout(struct kdump_writer *w)
 	w->bitmap1_offset = (1 + sub_hdr_blocks) * block;
 	w->bitmap2_offset = w->bitmap1_offset + bitmap_blocks / 2 * block;
 	w->desc_offset = w->bitmap1_offset + bitmap_blocks * block;
-	w->status = kdump_codec_flag(p->codec);
+	w->status = kdump_codec_flag(p->codec) | (p->excluded_vmemmap ? DUMP_DH_EXCLUDED_VMEMMAP : 0);
 	/* The header takes its CPU count from the caller, who may know better. */
 	scan_notes(p->notes, p->notes_size, &w->vmcoreinfo_offset, &w->vmcoreinfo_size);
 	w->nr_cycles = div_round_up(p->max_pfn, p->cycle_pfns);

@@ -293,3 +293,29 @@ done
 check partial-dmesg-uncleared-upstream-records diff \
 	<(grep -o '^\[ *[0-9]*\.[0-9]*\]' "$WORK/real-partial.log") \
 	<(grep -o '^\[ *[0-9]*\.[0-9]*\]' "$WORK/real-partial.up")
+
+# -e: the frames of struct pages of pages left out, left out too; upstream's
+# page-table walk (its debug lines) says which pfns each frame describes.
+rm -f "$WORK/plain.kdump" "$WORK/e.ours" "$WORK/e.up" "$WORK/e.re"
+"$MDF" -l -d 31 "$dump" "$WORK/plain.kdump" >/dev/null 2>&1
+"$MDF" -e -l -d 31 "$dump" "$WORK/e.ours" >"$WORK/e.ours.out" 2>&1
+"$UPSTREAM" -e --work-dir "$WORK" --message-level 31 -l -d 31 "$dump" "$WORK/e.up" >"$WORK/e.up.log" 2>&1
+size=$(sed -n 's/^SIZE(page)=//p' "$vi")
+check exclude-vmemmap-frames $PYTHON "$PROJECT/tests/py/vmemmapcheck.py" "$dump" "$WORK/plain.kdump" \
+	"$WORK/e.ours" "$WORK/e.up" "$WORK/e.up.log" "$size"
+check exclude-vmemmap-said grep -Eq '^Excluded [1-9][0-9]* unused vmemmap pages$' "$WORK/e.ours.out"
+# status_has FILE: the kdump header's status has DUMP_DH_EXCLUDED_VMEMMAP, as upstream's.
+status_has_vmemmap() {
+	local status
+	status=$($PYTHON "$SHARED/tools/kdumpset.py" info "$1" | sed -n 's/.* status=\(0x[0-9a-f]*\).*/\1/p')
+	[ -n "$status" ] && [ $((status & 0x10)) -ne 0 ]
+}
+check exclude-vmemmap-header status_has_vmemmap "$WORK/e.ours"
+check exclude-vmemmap-header-upstream status_has_vmemmap "$WORK/e.up"
+"$MDF" -l -d 31 "$WORK/e.ours" "$WORK/e.re" >/dev/null 2>&1
+check exclude-vmemmap-refiltered-still-says-so status_has_vmemmap "$WORK/e.re"
+expect_failure exclude-vmemmap-not-elf "-e .* cannot be used with -E" "$MDF" -e -E -d 31 "$dump" "$WORK/e.elf"
+# Runs of such pages go across cycles: the same file in cycles of 32768 pfns.
+rm -f "$WORK/e.cycles"
+"$MDF" -e --cyclic-buffer 4 -l -d 31 "$dump" "$WORK/e.cycles" >/dev/null 2>&1
+check exclude-vmemmap-cycles cmp "$WORK/e.ours" "$WORK/e.cycles"
