@@ -322,9 +322,8 @@ static int check_mode_options(const struct mdf_options *opt)
 		msg_error("--dry-run cannot be used with %s.", mode_option(opt->mode));
 		return invalid_command_line();
 	}
-	if (opt->size_limit && !writes_dump && opt->mode != MODE_REASSEMBLE_SPLIT &&
-	    opt->mode != MODE_REASSEMBLE_FLAT) {
-		msg_error("-L limits the dump files written; it cannot be used with %s.",
+	if (opt->size_limit && !writes_dump) {
+		msg_error("-L limits the dump files written from a VMCORE; it cannot be used with %s.",
 			  mode_option(opt->mode));
 		return invalid_command_line();
 	}

@@ -77,6 +77,12 @@ $V $D extra
 -L 0 $V $D
 -L 10x $V $D
 EOF
+# Where upstream's -L applies too, but not here (the man page says so).
+cat >"$WORK/not-here.sets" <<EOF
+-R -L 1G $D
+--reassemble -L 1G $D.1 $D.2 $D
+--dump-dmesg -L 1M $V $WORK/dmesg.txt
+EOF
 # Where upstream reads a number with atoi() or strtoull(): garbage is 0, -1 huge.  Not here.
 cat >"$WORK/stricter.sets" <<EOF
 -d x $V $D
@@ -121,7 +127,7 @@ while read -r set; do
 	# shellcheck disable=SC2086
 	timeout 10 "$MDF" --check-params $set >/dev/null 2>&1
 	[ $? -eq 1 ] || bad+="[$set] "
-done < <(cat "$WORK/invalid.sets" "$WORK/stricter.sets")
+done < <(cat "$WORK/invalid.sets" "$WORK/stricter.sets" "$WORK/not-here.sets")
 if [ -z "$bad" ]; then pass check-params-invalid-sets; else fail check-params-invalid-sets "not exit 1: $bad"; fi
 # Nothing written: none of the paths named exists.
 leftover=$(cd "$WORK" && ls -d vmcore dumpfile* dmesg.txt 2>/dev/null)
