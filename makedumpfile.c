@@ -851,34 +851,29 @@ int main(int argc, char **argv)
 	/* --check-params, as upstream's: the checks made before a file is opened, and no more. */
 	if (!err && ctx.opt.check_params && ctx.opt.mode != MODE_HELP && ctx.opt.mode != MODE_VERSION) {
 		err = options_check_files(&ctx.opt);
-		close_context(&ctx);
-		return err ? EXIT_FAILURE : EXIT_SUCCESS;
+		goto out;
 	}
 	if (!err) {
 		msg_set_level(ctx.opt.message_level);
 		err = options_check_files(&ctx.opt);
 	}
-	if (err) {
-		close_context(&ctx);
-		return EXIT_FAILURE;
-	}
+	if (err)
+		goto out;
 	catch_interruptions(&ctx.opt);
 	msg_set_stdout_is_data((ctx.opt.flatten && ctx.opt.mode != MODE_MEM_USAGE) ||
 			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
 			       ctx.opt.mode == MODE_DUMP_TYPE || ctx.opt.mode == MODE_ERASEINFO);
 	/* A config with a syntax error stops the run before the dump is touched. */
-	if (ctx.opt.config_path && print_error(erase_config_load(ctx.opt.config_path, &ctx.erase_config))) {
-		close_context(&ctx);
-		return EXIT_FAILURE;
-	}
+	if (ctx.opt.config_path)
+		err = print_error(erase_config_load(ctx.opt.config_path, &ctx.erase_config));
+	if (!err && ctx.opt.dry_run)
+		err = check_unwritten_files(&ctx.opt);
+	if (err)
+		goto out;
 	/* A reader of the flattened stream that goes away is a write error, not a kill. */
 	if (ctx.opt.flatten)
 		signal(SIGPIPE, SIG_IGN);
 	options_note_accepted(&ctx.opt);
-	if (ctx.opt.dry_run && check_unwritten_files(&ctx.opt)) {
-		close_context(&ctx);
-		return EXIT_FAILURE;
-	}
 	switch (ctx.opt.mode) {
 	case MODE_HELP:
 		options_print_usage(stdout);
@@ -934,6 +929,7 @@ int main(int argc, char **argv)
 			report_finished(false);
 		break;
 	}
+out:
 	close_context(&ctx);
 	return err ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -82,18 +82,18 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#define XEN_ELSEWHERE "Xen dumps are not read here; upstream makedumpfile reads them"
+
 /* Upstream's options for dumps and scripts this makedumpfile does not read, and what to use. */
 static const struct refused_option {
 	int code;
 	const char *name;
 	const char *instead;
 } refused_options[] = {
-	{ 'X', "-X", "Xen dumps are not read here; upstream makedumpfile reads them" },
-	{ OPT_XEN_SYMS, "--xen-syms", "Xen dumps are not read here; upstream makedumpfile reads them" },
-	{ OPT_XEN_VMCOREINFO, "--xen-vmcoreinfo",
-	  "Xen dumps are not read here; upstream makedumpfile reads them" },
-	{ OPT_XEN_PHYS_START, "--xen_phys_start",
-	  "Xen dumps are not read here; upstream makedumpfile reads them" },
+	{ 'X', "-X", XEN_ELSEWHERE },
+	{ OPT_XEN_SYMS, "--xen-syms", XEN_ELSEWHERE },
+	{ OPT_XEN_VMCOREINFO, "--xen-vmcoreinfo", XEN_ELSEWHERE },
+	{ OPT_XEN_PHYS_START, "--xen_phys_start", XEN_ELSEWHERE },
 	{ OPT_DISKSET, "--diskset", "sadump disks are not read here; upstream makedumpfile reads them" },
 	{ OPT_EPPIC, "--eppic",
 	  "eppic macros are not run here; the jobs of upstream's eppic scripts are extensions: "
@@ -339,16 +339,27 @@ static int check_mode_options(const struct mdf_options *opt)
 	return 0;
 }
 
+/* The options that choose a mode, as given. */
+struct mode_options {
+	bool reassemble_flat;   /* -R */
+	bool dump_kallsyms;
+	bool eraseinfo;
+	bool reassemble_split;  /* --reassemble */
+	bool dmesg;
+	bool mem_usage;
+};
+
 /*
  * The positional arguments of the modes that read a dump or a split dump's
  * files, with upstream's checks of which options go together.
  */
 static int parse_dump_arguments(int argc, char **argv, struct mdf_options *opt,
-				bool reassemble_split, bool dmesg, bool mem_usage)
+				const struct mode_options *modes)
 {
 	int positional = argc - optind;
+	bool dmesg = modes->dmesg, mem_usage = modes->mem_usage;
 
-	if (reassemble_split) {
+	if (modes->reassemble_split) {
 		opt->mode = MODE_REASSEMBLE_SPLIT;
 		if (positional < 2 || opt->codec || opt->dump_level || opt->elf || opt->flatten ||
 		    opt->vmcoreinfo_file || opt->split)
@@ -398,13 +409,11 @@ static int parse_dump_arguments(int argc, char **argv, struct mdf_options *opt,
 }
 
 /* The mode the options chose, and its positional arguments. */
-static int parse_mode(int argc, char **argv, struct mdf_options *opt, bool reassemble,
-		      bool dump_kallsyms, bool eraseinfo, bool reassemble_split, bool dmesg,
-		      bool mem_usage)
+static int parse_mode(int argc, char **argv, struct mdf_options *opt, const struct mode_options *modes)
 {
 	int positional = argc - optind;
 
-	if (reassemble) {
+	if (modes->reassemble_flat) {
 		opt->mode = MODE_REASSEMBLE_FLAT;
 		if (positional != 1) {
 			msg_error("-R takes one argument, the dump file to write (the stream comes on stdin)");
@@ -419,7 +428,7 @@ static int parse_mode(int argc, char **argv, struct mdf_options *opt, bool reass
 		opt->output = argv[optind];
 		return 0;
 	}
-	if (dump_kallsyms) {
+	if (modes->dump_kallsyms) {
 		opt->mode = MODE_DUMP_KALLSYMS;
 		if (positional < 1 || positional > 2) {
 			msg_error("--dump-kallsyms takes VMCORE and an optional OUTFILE");
@@ -429,7 +438,7 @@ static int parse_mode(int argc, char **argv, struct mdf_options *opt, bool reass
 		opt->output = positional == 2 ? argv[optind + 1] : NULL;
 		return 0;
 	}
-	if (eraseinfo) {
+	if (modes->eraseinfo) {
 		opt->mode = MODE_ERASEINFO;
 		if (positional != 1) {
 			msg_error("--eraseinfo takes one DUMPFILE");
@@ -447,13 +456,13 @@ static int parse_mode(int argc, char **argv, struct mdf_options *opt, bool reass
 		opt->vmcore = argv[optind];
 		return 0;
 	}
-	return parse_dump_arguments(argc, argv, opt, reassemble_split, dmesg, mem_usage);
+	return parse_dump_arguments(argc, argv, opt, modes);
 }
 
 int options_parse(int argc, char **argv, struct mdf_options *opt)
 {
-	bool reassemble = false, dump_kallsyms = false, debug = false, show_stats = false;
-	bool reassemble_split = false, dmesg = false, mem_usage = false, eraseinfo = false;
+	struct mode_options modes = { 0 };
+	bool debug = false, show_stats = false;
 	struct mdf_error *error;
 	int c, err;
 	long value;
@@ -510,7 +519,7 @@ int options_parse(int argc, char **argv, struct mdf_options *opt)
 				return -EINVAL;
 			break;
 		case 'R':
-			reassemble = true;
+			modes.reassemble_flat = true;
 			break;
 		case 'v':
 			opt->mode = MODE_VERSION;
@@ -521,7 +530,7 @@ int options_parse(int argc, char **argv, struct mdf_options *opt)
 			opt->message_level = (int)value;
 			break;
 		case OPT_DUMP_KALLSYMS:
-			dump_kallsyms = true;
+			modes.dump_kallsyms = true;
 			break;
 		case OPT_DUMP_TYPE:
 			opt->type_spec = optarg;
@@ -571,22 +580,22 @@ int options_parse(int argc, char **argv, struct mdf_options *opt)
 			opt->splitblock_kib = (unsigned long)value;
 			break;
 		case OPT_REASSEMBLE:
-			reassemble_split = true;
+			modes.reassemble_split = true;
 			break;
 		case OPT_CONFIG:
 			opt->config_path = optarg;
 			break;
 		case OPT_ERASEINFO:
-			eraseinfo = true;
+			modes.eraseinfo = true;
 			break;
 		case OPT_DUMP_DMESG:
-			dmesg = true;
+			modes.dmesg = true;
 			break;
 		case OPT_PARTIAL_DMESG:
 			opt->partial_dmesg = true;
 			break;
 		case OPT_MEM_USAGE:
-			mem_usage = true;
+			modes.mem_usage = true;
 			break;
 		case OPT_NUM_THREADS:
 			if (parse_option_number(optarg, 0, 4096, "Number of threads", &value))
@@ -629,8 +638,7 @@ int options_parse(int argc, char **argv, struct mdf_options *opt)
 		opt->message_level |= ML_DEBUG;
 	if (show_stats)
 		opt->message_level |= ML_REPORT;
-	err = parse_mode(argc, argv, opt, reassemble, dump_kallsyms, eraseinfo, reassemble_split,
-			 dmesg, mem_usage);
+	err = parse_mode(argc, argv, opt, &modes);
 	return err ? err : check_mode_options(opt);
 }
 
