@@ -16,8 +16,11 @@
  *
  * Page data is written before the program header that points at it, so
  * that a failure leaves only headers of data the file holds: the others
- * stay zero (PT_NULL), which readers skip.  The ELF header says
- * DUMP_ELF_INCOMPLETE until the end.
+ * stay zero (PT_NULL), which readers skip.  In a file, the ELF header
+ * says DUMP_ELF_INCOMPLETE until the end; a flattened stream carries the
+ * header once, as it will stay, and no zeros over the program headers,
+ * as upstream writes it: crash reads a saved stream in place and may take
+ * either of two records for one offset.
  */
 #include <endian.h>
 #include <inttypes.h>
@@ -476,9 +479,9 @@ static struct mdf_error *write_ehdr(struct elf_writer *w, uint32_t extra_flags)
 }
 
 /*
- * Zeros where the program headers go (as upstream reserves the space, so
- * that a header never written reads as PT_NULL), the section header of
- * PN_XNUM, the ELF header, the notes and their program header.
+ * Zeros where the program headers go, in a file (as upstream reserves the
+ * space, so that a header never written reads as PT_NULL), the section
+ * header of PN_XNUM, the ELF header, the notes and their program header.
  */
 static struct mdf_error *write_headers(struct elf_writer *w)
 {
@@ -497,7 +500,8 @@ static struct mdf_error *write_headers(struct elf_writer *w)
 	struct mdf_error *err = NULL;
 
 	memset(w->data.buf, 0, BUFFER_SIZE);
-	for (uint64_t at = sizeof(Elf64_Ehdr); at < table_end && !err; at += BUFFER_SIZE)
+	for (uint64_t at = sizeof(Elf64_Ehdr); !w->p->flatten && at < table_end && !err;
+	     at += BUFFER_SIZE)
 		err = dump_file_write(&w->file, at, w->data.buf,
 				      (size_t)(table_end - at < BUFFER_SIZE ? table_end - at
 									    : BUFFER_SIZE),
@@ -513,7 +517,7 @@ static struct mdf_error *write_headers(struct elf_writer *w)
 		err = dump_file_write(&w->file, table_end, &sh, sizeof(sh), "the section header");
 	}
 	if (!err)
-		err = write_ehdr(w, DUMP_ELF_INCOMPLETE);
+		err = write_ehdr(w, w->p->flatten ? 0 : DUMP_ELF_INCOMPLETE);
 	if (!err)
 		err = dump_file_write(&w->file, w->note_offset, w->p->input->note_bytes,
 				      in->p_filesz, "the ELF notes");
@@ -602,7 +606,7 @@ static struct mdf_error *finish(struct elf_writer *w)
 {
 	struct mdf_error *err = dump_file_sync(&w->file);
 
-	if (!err)
+	if (!err && !w->p->flatten)
 		err = write_ehdr(w, 0);
 	w->header_final = !err;
 	if (!err)

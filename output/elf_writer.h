@@ -75,8 +75,8 @@ struct elf_write_result {
  * otherwise.  Zero pages found are added to @counts, with the
  * classification's counts.
  *
- * The ELF header carries DUMP_ELF_INCOMPLETE until everything else is
- * written and synced.  Returns NULL or one error (as kdump_write()).
+ * A file's ELF header carries DUMP_ELF_INCOMPLETE until everything else
+ * is written and synced (a flattened stream's has it never).  Returns NULL or one error (as kdump_write()).
  * When writing the file failed, a regular file is kept, marked so, with
  * program headers only for segments whose data is in it, and
  * @result->fate says so; any other failure removes it.

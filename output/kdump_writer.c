@@ -28,8 +28,12 @@
  * in large writes (flush_streams() says in which order, so that a failure
  * leaves no descriptor of data the file lacks).
  *
- * The disk header is written first with DUMP_DH_COMPRESSED_INCOMPLETE
- * set, and rewritten without it once all the rest is on the disk.
+ * In a file, the disk header is written first with
+ * DUMP_DH_COMPRESSED_INCOMPLETE set, and rewritten without it once all
+ * the rest is on the disk.  A flattened stream carries it once, as it
+ * will stay, as upstream writes it: crash reads a saved stream in place
+ * and may take any of two records for one offset, and -R marks a stream
+ * cut short incomplete itself.
  */
 #include <endian.h>
 #include <inttypes.h>
@@ -751,14 +755,15 @@ static struct mdf_error *write_eraseinfo(struct kdump_writer *w)
 }
 
 /*
- * Everything is written: once it is on the disk, the header says the dump
- * is complete, and the file is closed.
+ * Everything is written: once it is on the disk, the header of a file
+ * says the dump is complete (a stream's said so from the start), and the
+ * file is closed.
  */
 static struct mdf_error *finish_output(struct kdump_writer *w)
 {
 	struct mdf_error *err = dump_file_sync(&w->file);
 
-	if (!err)
+	if (!err && !w->p->flatten)
 		err = write_disk_header(w, w->status);
 	w->header_final = !err;
 	if (!err)
@@ -826,7 +831,8 @@ struct mdf_error *kdump_write(const struct kdump_writer_params *p,
 		err = dump_file_open(&w.file, p->path, p->force, p->flatten);
 	w.file.progress = &w.progress;
 	if (!err)
-		err = write_disk_header(&w, w.status | DUMP_DH_COMPRESSED_INCOMPLETE);
+		err = write_disk_header(&w, p->flatten ? w.status
+						       : w.status | DUMP_DH_COMPRESSED_INCOMPLETE);
 	if (!err)
 		err = write_sub_header(&w);
 	if (!err)

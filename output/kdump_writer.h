@@ -127,9 +127,10 @@ struct kdump_write_result {
  * pfn.  The counts of the pass that wrote the pages are added to @counts,
  * with the zero pages the writer found.
  *
- * The disk header says DUMP_DH_COMPRESSED_INCOMPLETE until everything
- * else is written and synced, so that a dump cut short by anything, a
- * kill included, never looks complete.
+ * A file's disk header says DUMP_DH_COMPRESSED_INCOMPLETE until
+ * everything else is written and synced, so that a dump cut short by
+ * anything, a kill included, never looks complete; a flattened stream has
+ * its header once, complete (-R marks a stream cut short).
  *
  * Returns NULL, or one error saying what failed and how far the writing
  * got (or page_source_error()).  When writing the file failed (a full
