@@ -848,6 +848,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 		crash_time = kdump->timestamp_sec;
 		params->timestamp_usec = kdump->timestamp_usec;
 		params->dump_level |= kdump->dump_level;
+		params->whole_bitmap_blocks = true;
 		if (params->dump_level != ctx->opt.dump_level)
 			msg_info("The dump level of %s is %d: the new dump has level %d.",
 				 ctx->opt.vmcore, kdump->dump_level, params->dump_level);

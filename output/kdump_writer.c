@@ -397,6 +397,24 @@ static struct mdf_error *classify_cycle(struct kdump_writer *w, uint64_t i,
 	return err;
 }
 
+/* Zeros from the end of each bitmap's bits to the end of its last block. */
+static struct mdf_error *write_bitmap_tails(struct kdump_writer *w)
+{
+	static const unsigned char zeros[1 << 12];
+	uint64_t bits_end = div_round_up(w->p->max_pfn, 8);
+	uint64_t blocks_end = w->bitmap2_offset - w->bitmap1_offset;
+	struct mdf_error *err = NULL;
+
+	for (uint64_t at = bits_end; at < blocks_end && !err; at += sizeof(zeros)) {
+		size_t len = blocks_end - at < sizeof(zeros) ? (size_t)(blocks_end - at) : sizeof(zeros);
+
+		err = write_at(w, w->bitmap1_offset + at, zeros, len, "the 1st bitmap");
+		if (!err)
+			err = write_at(w, w->bitmap2_offset + at, zeros, len, "the 2nd bitmap");
+	}
+	return err;
+}
+
 /*
  * The first pass: both bitmaps, a cycle at a time, and the page counts
  * that place the page data.  With one cycle, its counts are the run's and
@@ -435,7 +453,7 @@ static struct mdf_error *write_bitmaps(struct kdump_writer *w, struct page_count
 	if (w->pfn_dumpable == 0)
 		return mdf_error(-EINVAL, "%s: no page is left to dump at dump level %d", w->path,
 				 w->p->dump_level);
-	return NULL;
+	return w->p->whole_bitmap_blocks ? write_bitmap_tails(w) : NULL;
 }
 
 static struct mdf_error *write_stream(struct kdump_writer *w, struct out_stream *s)

@@ -51,6 +51,13 @@ struct kdump_writer_params {
 	size_t notes_size;
 	/* Pfns classified at a time: a positive multiple of 8. */
 	uint64_t cycle_pfns;
+	/*
+	 * Write each bitmap to the end of its last block, zeros past
+	 * max_pfn, as upstream does when it re-filters a kdump-compressed
+	 * dump (its bitmaps then come from a file, a block at a time): the
+	 * same file, and the same "Write bytes".
+	 */
+	bool whole_bitmap_blocks;
 	/* Threads compressing pages; 0 compresses in the caller's. */
 	unsigned int threads;
 	/*
