@@ -72,7 +72,10 @@ struct mdf_options {
 	bool elf;                     /* -E */
 	bool split;                   /* --split */
 	int message_level;
-	int dump_level;               /* -d, the first of its list */
+	int dump_level;               /* -d, the first of its list: the level being written */
+	/* -d's list: on a full disk, the dump is written again at the next level. */
+	int dump_levels[DL_MAX + 1];
+	unsigned int nr_dump_levels;
 	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
 	unsigned long cyclic_buffer_kib;  /* --cyclic-buffer; 0: from free memory */
 	int num_threads;              /* --num-threads: compression threads */
@@ -243,15 +246,18 @@ static int parse_option_number(const char *text, long min, long max, const char 
 	return invalid_command_line();
 }
 
-/* -d takes a comma-separated list; upstream dumps at the first level. */
-static int parse_dump_level(const char *text, int *level)
+/*
+ * -d takes a comma-separated list of up to DL_MAX + 1 levels; upstream
+ * dumps at the first, and at the next each time the disk is full.
+ */
+static int parse_dump_level(const char *text, struct mdf_options *opt)
 {
 	char *copy = strdup(text), *item, *save = NULL;
-	bool first = true;
 	int err = 0;
 
 	if (!copy)
 		return -ENOMEM;
+	opt->nr_dump_levels = 0;
 	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		long value;
 
@@ -260,14 +266,19 @@ static int parse_dump_level(const char *text, int *level)
 			err = -EINVAL;
 			break;
 		}
-		if (first)
-			*level = (int)value;
-		first = false;
+		if (opt->nr_dump_levels == DL_MAX + 1) {
+			msg_error("Dump_level is invalid.");
+			err = -EINVAL;
+			break;
+		}
+		opt->dump_levels[opt->nr_dump_levels++] = (int)value;
 	}
-	if (!err && first) {
+	if (!err && !opt->nr_dump_levels) {
 		msg_error("Dump_level is invalid.");
 		err = -EINVAL;
 	}
+	if (!err)
+		opt->dump_level = opt->dump_levels[0];
 	free(copy);
 	return err;
 }
@@ -363,7 +374,7 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 			debug = true;
 			break;
 		case 'd':
-			if (parse_dump_level(optarg, &opt->dump_level))
+			if (parse_dump_level(optarg, opt))
 				return invalid_command_line();
 			break;
 		case 'E':
@@ -510,8 +521,12 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 /* Opens the dump and reads its VMCOREINFO (or -i's). */
 static int open_dump(struct mdf_context *ctx)
 {
-	struct mdf_error *err = ctx->input ? NULL : input_open(ctx->opt.vmcore, &ctx->input);
+	struct mdf_error *err;
 
+	/* Open already: a dump written again at the next dump level. */
+	if (ctx->vmcoreinfo)
+		return 0;
+	err = ctx->input ? NULL : input_open(ctx->opt.vmcore, &ctx->input);
 	if (err)
 		return print_error(err);
 	if (ctx->opt.vmcoreinfo_file)
@@ -531,6 +546,8 @@ static int open_memory(struct mdf_context *ctx)
 	struct mdf_error *err;
 	int64_t page_size;
 
+	if (ctx->kernel)
+		return 0;
 	/* The dump written carries this VMCOREINFO: readers trust its PAGESIZE. */
 	if (vmcoreinfo_get(ctx->vmcoreinfo, "PAGESIZE") &&
 	    !vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size)) {
@@ -761,6 +778,8 @@ struct dump_job {
 	struct page_counts counts;
 	uint64_t max_pfn;
 	uint64_t cycle_pfns;
+	/* A file that fills the disk goes: it will be written at another level. */
+	bool remove_when_full;
 };
 
 /* Opens the dump and classifies its pages at @dump_level, extensions' ranges included. */
@@ -868,6 +887,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	params->notes_size = ctx->input->notes_size;
 	params->cycle_pfns = job->cycle_pfns;
 	params->threads = compression_threads(&ctx->opt);
+	params->remove_when_full = job->remove_when_full;
 }
 
 static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
@@ -895,6 +915,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 		.max_pfn = job->max_pfn,
 		.cycle_pfns = job->cycle_pfns,
 		.keep = &job->decisions.keep,
+		.remove_when_full = job->remove_when_full,
 	};
 	struct elf_write_result result = { 0 };
 	struct elf_segments segs;
@@ -915,9 +936,9 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 	return print_write_failure(failure, &result.fate);
 }
 
-static int run_dump(struct mdf_context *ctx)
+static int run_dump_at_level(struct mdf_context *ctx, bool retry_when_full)
 {
-	struct dump_job job = { 0 };
+	struct dump_job job = { .remove_when_full = retry_when_full };
 	struct report_totals totals = { .counts = &job.counts };
 	int err;
 
@@ -932,6 +953,27 @@ static int run_dump(struct mdf_context *ctx)
 	}
 	end_job(&job);
 	return err;
+}
+
+/*
+ * At each level of -d's list while the disk is full, as upstream: a
+ * stream (-F) is never written again, for what went out stays out.
+ */
+static int run_dump(struct mdf_context *ctx)
+{
+	const struct mdf_options *opt = &ctx->opt;
+
+	for (unsigned int i = 0;; i++) {
+		bool retry = i + 1 < opt->nr_dump_levels && !opt->flatten;
+		int err;
+
+		if (opt->nr_dump_levels)
+			ctx->opt.dump_level = opt->dump_levels[i];
+		err = run_dump_at_level(ctx, retry);
+		if (err != -ENOSPC || !retry)
+			return err;
+		msg_info("Retry to create a dumpfile by dump_level(%d).", opt->dump_levels[i + 1]);
+	}
 }
 
 /*

@@ -65,6 +65,9 @@ struct load {
 	uint64_t seg_offset;
 	/* Where its next data byte goes. */
 	uint64_t data_pos;
+	/* Where its data starts, and where the part surely in the file ends. */
+	uint64_t data_start;
+	uint64_t data_in_file;
 	/* Pages not to dump held back: their count and first pfn. */
 	uint64_t held;
 	uint64_t held_start;
@@ -105,8 +108,6 @@ struct elf_writer {
 	/* Pages to dump met by the walk (twice for a page two PT_LOADs hold). */
 	uint64_t steps;
 	uint64_t steps_done;
-	/* PT_LOAD headers queued in the second pass: their data is in the file. */
-	uint64_t segments_done;
 
 	struct run_buffer data;
 	struct run_buffer phdrs;
@@ -131,10 +132,23 @@ static bool test_bit(const uint8_t *bitmap, uint64_t i)
 	return bitmap[i / 8] >> (i % 8) & 1;
 }
 
+/* Of the data written at @offset, @len bytes reached the file: their load's data ends there. */
+static void note_data_in_file(struct elf_writer *w, uint64_t offset, uint64_t len)
+{
+	for (size_t i = 0; i < w->nr_loads; i++) {
+		struct load *l = &w->loads[i];
+
+		if (offset >= l->data_start && offset < l->data_start + l->nr_bytes)
+			l->data_in_file = offset + len;
+	}
+}
+
 static struct mdf_error *flush_run(struct elf_writer *w, struct run_buffer *b)
 {
 	struct mdf_error *err = dump_file_write(&w->file, b->offset, b->buf, b->len, b->what);
 
+	if (b == &w->data && b->len)
+		note_data_in_file(w, b->offset, err ? w->file.failed_done : b->len);
 	b->offset += b->len;
 	b->len = 0;
 	return err;
@@ -211,7 +225,6 @@ static struct mdf_error *end_segment(struct elf_writer *w, struct load *l, uint6
 	err = flush_run(w, &w->data);
 	if (!err)
 		err = put_run(w, &w->phdrs, sizeof(Elf64_Ehdr) + index * sizeof(ph), &ph, sizeof(ph));
-	w->segments_done += !err;
 	return err;
 }
 
@@ -226,7 +239,7 @@ static struct mdf_error *start_load(struct elf_writer *w, struct load *l, uint64
 	l->seg = *l->in;
 	l->memsz = l->filesz = 0;
 	l->held = 0;
-	l->seg_offset = l->data_pos = data_start;
+	l->seg_offset = l->data_pos = l->data_start = l->data_in_file = data_start;
 	l->ended = false;
 	if (l->frac_tail)
 		l->pfn_end++;
@@ -615,12 +628,45 @@ static struct mdf_error *finish(struct elf_writer *w)
 }
 
 /*
- * As the kdump writer: a file that failed to be written is kept, marked,
- * if a segment made it; the headers queued are those of data in the file.
+ * The segments a failure cut short, each up to the last whole page of its
+ * data in the file, p_memsz as p_filesz: no page it does not hold.
+ */
+static void queue_cut_segments(struct elf_writer *w)
+{
+	for (size_t i = 0; i < w->nr_loads; i++) {
+		const struct load *l = &w->loads[i];
+		uint64_t held = l->data_in_file > l->seg_offset ? l->data_in_file - l->seg_offset : 0;
+		Elf64_Phdr ph;
+
+		if (held > l->filesz)
+			held = l->filesz;
+		held -= (l->seg.p_paddr + held) % w->p->page_size < held
+				? (l->seg.p_paddr + held) % w->p->page_size : held;
+		if (l->ended || !held)
+			continue;
+		ph.p_type = htole32(PT_LOAD);
+		ph.p_flags = htole32(l->seg.p_flags);
+		ph.p_offset = htole64(l->seg_offset);
+		ph.p_vaddr = htole64(l->seg.p_vaddr);
+		ph.p_paddr = htole64(l->seg.p_paddr);
+		ph.p_filesz = htole64(held);
+		ph.p_memsz = htole64(held);
+		ph.p_align = htole64(l->seg.p_align);
+		mdf_error_drop(put_run(w, &w->phdrs, sizeof(Elf64_Ehdr) + l->phdr_next * sizeof(ph),
+				       &ph, sizeof(ph)));
+	}
+}
+
+/*
+ * As the kdump writer: a file that failed to be written once its headers
+ * and notes were in it is kept, marked, even if the disk filled before
+ * its first segment was done; it has program headers of the segments
+ * whose data is in it, those cut short up to where their data ends.
  */
 static void abandon(struct elf_writer *w)
 {
-	bool keep = w->file.error && w->segments_done && dump_file_is_regular(&w->file);
+	bool keep = w->file.error && w->writing && dump_file_is_regular(&w->file) &&
+		    !(w->p->remove_when_full && w->file.error == -ENOSPC);
 
 	/* The file's failures here were told (or wait in its fate): only success counts. */
 	if (keep && w->header_final)
@@ -631,11 +677,12 @@ static void abandon(struct elf_writer *w)
 		dump_file_discard(&w->file);
 		return;
 	}
+	queue_cut_segments(w);
 	mdf_error_drop(flush_run(w, &w->phdrs));
 	dump_file_keep(&w->file);
 	dump_file_warn_later(&w->file, "%s: kept incomplete: its ELF header says so (e_flags "
-			     "DUMP_ELF_INCOMPLETE), and only the segments whose data it holds "
-			     "have program headers", w->path);
+			     "DUMP_ELF_INCOMPLETE), and its program headers cover only the data "
+			     "it holds", w->path);
 }
 
 static void free_writer(struct elf_writer *w)

@@ -54,6 +54,8 @@ struct elf_writer_params {
 	const struct elf_segments *input;
 	/* Pfns never excluded, zero pages included; NULL: none. */
 	const struct pfn_ranges *keep;
+	/* As kdump_writer_params' remove_when_full. */
+	bool remove_when_full;
 };
 
 struct elf_write_result {
@@ -77,9 +79,10 @@ struct elf_write_result {
  *
  * A file's ELF header carries DUMP_ELF_INCOMPLETE until everything else
  * is written and synced (a flattened stream's has it never).  Returns NULL or one error (as kdump_write()).
- * When writing the file failed, a regular file is kept, marked so, with
- * program headers only for segments whose data is in it, and
- * @result->fate says so; any other failure removes it.
+ * When writing the file failed once its headers and notes were written,
+ * a regular file is kept, marked so, with program headers only for
+ * segments whose data is in it (maybe none), and @result->fate says so;
+ * any other failure removes it.
  */
 struct mdf_error *elf_write(const struct elf_writer_params *p, const struct kdump_page_source *src,
 			    struct page_counts *counts, struct elf_write_result *result);

@@ -793,11 +793,12 @@ static struct mdf_error *finish_output(struct kdump_writer *w)
  * After a failure: a regular file that failed to be written while its
  * pages were copied is kept, marked incomplete, and long enough to hold
  * every descriptor; one that holds no page, or failed for another
- * reason, goes.
+ * reason, or filled a disk that the caller will try again, goes.
  */
 static void abandon_output(struct kdump_writer *w, bool write_failed)
 {
-	bool keep = write_failed && w->copying && dump_file_is_regular(&w->file);
+	bool keep = write_failed && w->copying && dump_file_is_regular(&w->file) &&
+		    !(w->p->remove_when_full && w->file.error == -ENOSPC);
 
 	/* The file's failures here were told (or wait in its fate): only success counts. */
 	if (keep && w->header_final)

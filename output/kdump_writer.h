@@ -58,6 +58,11 @@ struct kdump_writer_params {
 	 * same file, and the same "Write bytes".
 	 */
 	bool whole_bitmap_blocks;
+	/*
+	 * A file the disk has no room for (ENOSPC) is removed, not kept
+	 * incomplete: the caller writes it again at another dump level.
+	 */
+	bool remove_when_full;
 	/* Threads compressing pages; 0 compresses in the caller's. */
 	unsigned int threads;
 	/*
