@@ -20,7 +20,8 @@
  * says DUMP_ELF_INCOMPLETE until the end; a flattened stream carries the
  * header once, as it will stay, and no zeros over the program headers,
  * as upstream writes it: crash reads a saved stream in place and may take
- * either of two records for one offset.
+ * either of two records for one offset (unreadable pages, found as it
+ * goes, make a stream say it is incomplete in a second header).
  */
 #include <endian.h>
 #include <inttypes.h>
@@ -105,6 +106,8 @@ struct elf_writer {
 	uint64_t pfn_present;
 	uint64_t pfn_dumpable;
 	uint64_t elf_excluded;
+	/* Reads of pages the source could not read, in either pass: zeros instead. */
+	uint64_t unreadable_reads;
 	/* Pages to dump met by the walk (twice for a page two PT_LOADs hold). */
 	uint64_t steps;
 	uint64_t steps_done;
@@ -171,10 +174,19 @@ static struct mdf_error *put_run(struct elf_writer *w, struct run_buffer *b, uin
 	return NULL;
 }
 
-/* A page to dump: the source said why it could not read it, but for these two. */
+/*
+ * A page to dump: the source said why it could not read it, but for these
+ * two.  One it could not read at all comes zeroed, and makes the file
+ * incomplete.
+ */
 static struct mdf_error *read_page(struct elf_writer *w, uint64_t pfn)
 {
 	int err = w->src->read_page(w->src->ctx, pfn, w->page);
+
+	if (err == -MDF_EUNREADABLE) {
+		w->unreadable_reads++;
+		return NULL;
+	}
 
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
 		progress_break(&w->progress);
@@ -305,7 +317,9 @@ static struct mdf_error *dump_past_max_pfn(struct elf_writer *w, const struct lo
 	err = w->src->read_page(w->src->ctx, pfn, w->page);
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED)
 		return NULL;
-	if (err)
+	if (err == -MDF_EUNREADABLE)
+		w->unreadable_reads++;
+	else if (err)
 		return page_source_error(err);
 	*dump = !(w->p->dump_level & DL_EXCLUDE_ZERO) ||
 		(w->p->keep && pfn_cursor_contains(&w->keep, pfn)) ||
@@ -619,8 +633,9 @@ static struct mdf_error *finish(struct elf_writer *w)
 {
 	struct mdf_error *err = dump_file_sync(&w->file);
 
-	if (!err && !w->p->flatten)
-		err = write_ehdr(w, 0);
+	/* A stream's header went out complete: only an incomplete dump needs another. */
+	if (!err && (!w->p->flatten || w->unreadable_reads))
+		err = write_ehdr(w, w->unreadable_reads ? DUMP_ELF_INCOMPLETE : 0);
 	w->header_final = !err;
 	if (!err)
 		err = dump_file_finish(&w->file);

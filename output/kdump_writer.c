@@ -33,7 +33,9 @@
  * the rest is on the disk.  A flattened stream carries it once, as it
  * will stay, as upstream writes it: crash reads a saved stream in place
  * and may take any of two records for one offset, and -R marks a stream
- * cut short incomplete itself.
+ * cut short incomplete itself.  (Pages that turn out unreadable make the
+ * dump incomplete at its end: a stream then says so in a second header,
+ * which -R applies.)
  */
 #include <endian.h>
 #include <inttypes.h>
@@ -114,6 +116,8 @@ struct kdump_writer {
 	uint64_t pages_done;
 	/* Pages whose descriptor and data are in the file. */
 	uint64_t pages_flushed;
+	/* Pages the source could not read: their descriptors are zero. */
+	uint64_t pages_unreadable;
 	struct out_stream desc;
 	struct out_stream data;
 	/* Where the erase information went, after the page data; 0 for none. */
@@ -534,12 +538,12 @@ static struct mdf_error *flush_streams(struct kdump_writer *w)
 
 /*
  * Queues one page: @size bytes of @data stored with @flags, or, with no
- * @data, a descriptor of the shared zero page.
+ * @data, the descriptor @pd (the shared zero page's, or all zero for a
+ * page missing from an incomplete dump).
  */
-static struct mdf_error *add_page(struct kdump_writer *w, const void *data, uint32_t size,
-				  uint32_t flags)
+static struct mdf_error *add_page(struct kdump_writer *w, struct kdump_page_desc pd,
+				  const void *data, uint32_t size, uint32_t flags)
 {
-	struct kdump_page_desc pd = w->zero_desc;
 
 	if (w->desc.len + sizeof(pd) > DESC_BUFFER_SIZE ||
 	    (data && w->data.len + size > DATA_BUFFER_SIZE)) {
@@ -577,11 +581,15 @@ static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batc
 	}
 	for (size_t i = 0; i < b->count && !err; i++) {
 		progress_update(&w->progress, w->pages_done, w->part_dumpable);
-		if (b->zero[i]) {
+		if (b->unreadable[i]) {
+			/* Readers of an incomplete dump take it for a page left out. */
+			w->pages_unreadable++;
+			err = add_page(w, (struct kdump_page_desc){ 0 }, NULL, 0, 0);
+		} else if (b->zero[i]) {
 			counts->zero++;
-			err = add_page(w, NULL, 0, 0);
+			err = add_page(w, w->zero_desc, NULL, 0, 0);
 		} else {
-			err = add_page(w, b->packed + i * p->page_size, b->size[i],
+			err = add_page(w, w->zero_desc, b->packed + i * p->page_size, b->size[i],
 				       b->compressed[i] ? kdump_codec_flag(p->codec) : 0);
 		}
 	}
@@ -632,6 +640,9 @@ static struct mdf_error *copy_page(struct kdump_writer *w, uint64_t pfn,
 	}
 	b = w->filling;
 	err = w->src->read_page(w->src->ctx, pfn, b->pages + b->count * p->page_size);
+	b->unreadable[b->count] = err == -MDF_EUNREADABLE;
+	if (err == -MDF_EUNREADABLE)
+		err = 0;
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
 		progress_break(&w->progress);
 		return mdf_error(err, "%s: pfn 0x%" PRIx64 " is to be dumped but the input %s",
@@ -781,7 +792,11 @@ static struct mdf_error *finish_output(struct kdump_writer *w)
 {
 	struct mdf_error *err = dump_file_sync(&w->file);
 
-	if (!err && !w->p->flatten)
+	/* A page the source could not read makes the dump incomplete, though written. */
+	if (w->pages_unreadable)
+		w->status |= DUMP_DH_COMPRESSED_INCOMPLETE;
+	/* A stream's header went out complete: only an incomplete dump needs another. */
+	if (!err && (!w->p->flatten || w->pages_unreadable))
 		err = write_disk_header(w, w->status);
 	w->header_final = !err;
 	if (!err)

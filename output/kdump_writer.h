@@ -84,7 +84,11 @@ struct kdump_writer_params {
  *
  * read_page() reads one page; it returns 0 or a negative errno, and prints
  * its own message for any error but -MDF_EEXCLUDED and -MDF_ENOTDUMPED,
- * which the writer words (as input_read_page() does).
+ * which the writer words (as input_read_page() does), and
+ * -MDF_EUNREADABLE: the page is in the input but could not be read (bad
+ * sectors, data that does not decompress), the source keeps why, and the
+ * writer writes the rest and marks its file incomplete, as a lost page
+ * must not cost the others.
  *
  * The callbacks return ints and print their own messages, for they belong
  * to the layers that make the pages: a negative return is an error
@@ -142,7 +146,8 @@ struct kdump_write_result {
  * A file's disk header says DUMP_DH_COMPRESSED_INCOMPLETE until
  * everything else is written and synced, so that a dump cut short by
  * anything, a kill included, never looks complete; a flattened stream has
- * its header once, complete (-R marks a stream cut short).
+ * its header once, complete (-R marks a stream cut short), and again,
+ * marked, only if pages turn out unreadable.
  *
  * Returns NULL, or one error saying what failed and how far the writing
  * got (or page_source_error()).  When writing the file failed (a full
