@@ -29,16 +29,7 @@ MANDIR ?= $(DATADIR)/man
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' util/version.h)
 
 CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"' -DEPPIC_DIR='"$(EPPICDIR)"'
-# -c's encoder: ISA-L where Debian packages it, else libdeflate (zlib_encoder.h).
-ZLIB_ENCODER ?= $(if $(shell pkg-config --exists libisal 2>/dev/null && echo yes),isal,libdeflate)
-ifeq ($(ZLIB_ENCODER),isal)
-ZLIB_ENCODER_LIB := -lisal
-else ifeq ($(ZLIB_ENCODER),libdeflate)
-ZLIB_ENCODER_LIB := -ldeflate
-else
-$(error ZLIB_ENCODER is isal or libdeflate, not "$(ZLIB_ENCODER)")
-endif
-LIBS := -lbpf -lelf -lz $(ZLIB_ENCODER_LIB) -llzo2 -lsnappy -lzstd
+LIBS := -lbpf -lelf -lz -ldeflate -llzo2 -lsnappy -lzstd
 
 ifeq ($(FUZZ),1)
 # FUZZ=1 (make fuzz sets it): every object gets libFuzzer's coverage hooks, for tests/fuzz.
@@ -65,8 +56,7 @@ LAYERS := util codec input arch memory kernel scan erase extension output
 COMPAT_SRCS := kallsyms.c btf_info.c erase_info.c extension.c
 # What an extension written for upstream's API includes and links with.
 UPSTREAM_API_FILES := makedumpfile.h kallsyms.h btf_info.h extension.h erase_info.h makedumpfile.ld
-CORE_SRCS := $(filter-out codec/zlib_encoder_%.c,$(foreach layer,$(LAYERS),$(wildcard $(layer)/*.c))) \
-	codec/zlib_encoder_$(ZLIB_ENCODER).c $(COMPAT_SRCS)
+CORE_SRCS := $(foreach layer,$(LAYERS),$(wildcard $(layer)/*.c)) $(COMPAT_SRCS)
 # The command line (cli/) and the orchestration of each mode's steps.
 MAIN_SRCS := makedumpfile.c $(wildcard cli/*.c)
 

@@ -12,5 +12,5 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential clang libclang-rt-14-dev pkg-config ca-certificates python3 \
-	libelf-dev libdw-dev libbpf-dev zlib1g-dev libdeflate-dev libisal-dev libbz2-dev liblzo2-dev libsnappy-dev libzstd-dev \
-	zstd makedumpfile python3-libkdumpfile man-db
+	libelf-dev libdw-dev libbpf-dev zlib1g-dev libdeflate-dev libbz2-dev liblzo2-dev libsnappy-dev libzstd-dev \
+	zstd makedumpfile python3-libkdumpfile man-db valgrind

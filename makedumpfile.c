@@ -82,8 +82,12 @@ static int print_error(struct mdf_error *err)
 /* Opens the dump and reads its VMCOREINFO (or -i's). */
 static int open_dump(struct mdf_context *ctx)
 {
-	struct mdf_error *err = ctx->input ? NULL : input_open(ctx->opt.vmcore, &ctx->input);
+	struct mdf_error *err;
 
+	/* Open already: a dump written again at the next dump level. */
+	if (ctx->vmcoreinfo)
+		return 0;
+	err = ctx->input ? NULL : input_open(ctx->opt.vmcore, &ctx->input);
 	if (err)
 		return print_error(err);
 	if (ctx->opt.vmcoreinfo_file)
@@ -103,6 +107,8 @@ static int open_memory(struct mdf_context *ctx)
 	struct mdf_error *err;
 	int64_t page_size;
 
+	if (ctx->kernel)
+		return 0;
 	/* The dump written carries this VMCOREINFO: readers trust its PAGESIZE. */
 	if (vmcoreinfo_get(ctx->vmcoreinfo, "PAGESIZE") &&
 	    !vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size)) {
@@ -417,6 +423,8 @@ struct dump_job {
 	struct pfn_ranges unused_vmemmap;
 	uint64_t max_pfn;
 	uint64_t cycle_pfns;
+	/* A file that fills the disk goes: it will be written at another level. */
+	bool remove_when_full;
 };
 
 /*
@@ -537,6 +545,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 		crash_time = kdump->timestamp_sec;
 		params->timestamp_usec = kdump->timestamp_usec;
 		params->dump_level |= kdump->dump_level;
+		params->whole_bitmap_blocks = true;
 		if (params->dump_level != ctx->opt.dump_level)
 			msg_info("The dump level of %s is %d: the new dump has level %d.",
 				 ctx->opt.vmcore, kdump->dump_level, params->dump_level);
@@ -560,6 +569,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	params->notes_size = ctx->input->notes_size;
 	params->cycle_pfns = job->cycle_pfns;
 	params->threads = compression_threads(&ctx->opt);
+	params->remove_when_full = job->remove_when_full;
 }
 
 static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
@@ -588,6 +598,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 		.max_pfn = job->max_pfn,
 		.cycle_pfns = job->cycle_pfns,
 		.keep = &job->decisions.keep,
+		.remove_when_full = job->remove_when_full,
 	};
 	struct elf_write_result result = { 0 };
 	struct elf_segments segs;
@@ -608,9 +619,9 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 	return print_write_failure(failure, &result.fate);
 }
 
-static int run_dump(struct mdf_context *ctx)
+static int run_dump_at_level(struct mdf_context *ctx, bool retry_when_full)
 {
-	struct dump_job job = { 0 };
+	struct dump_job job = { .remove_when_full = retry_when_full };
 	struct report_totals totals = { .counts = &job.counts };
 	const char *output = ctx->opt.flatten ? "STDOUT" : ctx->opt.output;
 	int err;
@@ -627,6 +638,27 @@ static int run_dump(struct mdf_context *ctx)
 	}
 	end_job(&job);
 	return err;
+}
+
+/*
+ * At each level of -d's list while the disk is full, as upstream: a
+ * stream (-F) is never written again, for what went out stays out.
+ */
+static int run_dump(struct mdf_context *ctx)
+{
+	const struct mdf_options *opt = &ctx->opt;
+
+	for (unsigned int i = 0;; i++) {
+		bool retry = i + 1 < opt->nr_dump_levels && !opt->flatten;
+		int err;
+
+		if (opt->nr_dump_levels)
+			ctx->opt.dump_level = opt->dump_levels[i];
+		err = run_dump_at_level(ctx, retry);
+		if (err != -ENOSPC || !retry)
+			return err;
+		msg_info("Retry to create a dumpfile by dump_level(%d).", opt->dump_levels[i + 1]);
+	}
 }
 
 /*

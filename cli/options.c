@@ -244,15 +244,18 @@ static int parse_address(const char *text, uint64_t *address)
 	return 0;
 }
 
-/* -d takes a comma-separated list; upstream dumps at the first level. */
-static int parse_dump_level(const char *text, int *level)
+/*
+ * -d takes a comma-separated list of up to DL_MAX + 1 levels; upstream
+ * dumps at the first, and at the next each time the disk is full.
+ */
+static int parse_dump_level(const char *text, struct mdf_options *opt)
 {
 	char *copy = strdup(text), *item, *save = NULL;
-	bool first = true;
 	int err = 0;
 
 	if (!copy)
 		return -ENOMEM;
+	opt->nr_dump_levels = 0;
 	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		long value;
 
@@ -261,14 +264,19 @@ static int parse_dump_level(const char *text, int *level)
 			err = -EINVAL;
 			break;
 		}
-		if (first)
-			*level = (int)value;
-		first = false;
+		if (opt->nr_dump_levels == DL_MAX + 1) {
+			msg_error("Dump_level is invalid.");
+			err = -EINVAL;
+			break;
+		}
+		opt->dump_levels[opt->nr_dump_levels++] = (int)value;
 	}
-	if (!err && first) {
+	if (!err && !opt->nr_dump_levels) {
 		msg_error("Dump_level is invalid.");
 		err = -EINVAL;
 	}
+	if (!err)
+		opt->dump_level = opt->dump_levels[0];
 	free(copy);
 	return err;
 }
@@ -493,7 +501,7 @@ int options_parse(int argc, char **argv, struct mdf_options *opt)
 			debug = true;
 			break;
 		case 'd':
-			if (parse_dump_level(optarg, &opt->dump_level))
+			if (parse_dump_level(optarg, opt))
 				return invalid_command_line();
 			break;
 		case 'e':

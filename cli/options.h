@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "extension/host.h"
+#include "scan/page_rules.h"
 
 enum mdf_mode {
 	MODE_DUMP,              /* VMCORE DUMPFILE: filter and write */
@@ -54,7 +55,10 @@ struct mdf_options {
 	bool vtop;                    /* --vtop: print where vtop_address translates to */
 	uint64_t vtop_address;
 	int message_level;
-	int dump_level;               /* -d, the first of its list */
+	int dump_level;               /* -d, the first of its list: the level being written */
+	/* -d's list: on a full disk, the dump is written again at the next level. */
+	int dump_levels[DL_MAX + 1];
+	unsigned int nr_dump_levels;
 	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
 	unsigned long cyclic_buffer_kib;  /* --cyclic-buffer; 0: from free memory */
 	int num_threads;              /* --num-threads: compression threads */

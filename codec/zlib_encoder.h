@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The encoder behind -c: one page in, one zlib-format stream (RFC 1950)
- * out, which readers decode with zlib's uncompress().  Two builds of it
- * exist, one per library, picked by the Makefile: ISA-L's igzip where
- * Debian ships it (amd64, arm64 and a few more), libdeflate elsewhere.
+ * out, which readers decode with zlib's uncompress().  Its output depends
+ * on the page alone, never on the pages before it or on where the encoder
+ * lives, so that -c writes the same file on any number of threads.
  */
 #ifndef MDF_CODEC_ZLIB_ENCODER_H
 #define MDF_CODEC_ZLIB_ENCODER_H

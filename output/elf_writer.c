@@ -16,8 +16,12 @@
  *
  * Page data is written before the program header that points at it, so
  * that a failure leaves only headers of data the file holds: the others
- * stay zero (PT_NULL), which readers skip.  The ELF header says
- * DUMP_ELF_INCOMPLETE until the end.
+ * stay zero (PT_NULL), which readers skip.  In a file, the ELF header
+ * says DUMP_ELF_INCOMPLETE until the end; a flattened stream carries the
+ * header once, as it will stay, and no zeros over the program headers,
+ * as upstream writes it: crash reads a saved stream in place and may take
+ * either of two records for one offset (unreadable pages, found as it
+ * goes, make a stream say it is incomplete in a second header).
  */
 #include <endian.h>
 #include <inttypes.h>
@@ -62,6 +66,9 @@ struct load {
 	uint64_t seg_offset;
 	/* Where its next data byte goes. */
 	uint64_t data_pos;
+	/* Where its data starts, and where the part surely in the file ends. */
+	uint64_t data_start;
+	uint64_t data_in_file;
 	/* Pages not to dump held back: their count and first pfn. */
 	uint64_t held;
 	uint64_t held_start;
@@ -104,8 +111,6 @@ struct elf_writer {
 	/* Pages to dump met by the walk (twice for a page two PT_LOADs hold). */
 	uint64_t steps;
 	uint64_t steps_done;
-	/* PT_LOAD headers queued in the second pass: their data is in the file. */
-	uint64_t segments_done;
 
 	struct run_buffer data;
 	struct run_buffer phdrs;
@@ -130,10 +135,23 @@ static bool test_bit(const uint8_t *bitmap, uint64_t i)
 	return bitmap[i / 8] >> (i % 8) & 1;
 }
 
+/* Of the data written at @offset, @len bytes reached the file: their load's data ends there. */
+static void note_data_in_file(struct elf_writer *w, uint64_t offset, uint64_t len)
+{
+	for (size_t i = 0; i < w->nr_loads; i++) {
+		struct load *l = &w->loads[i];
+
+		if (offset >= l->data_start && offset < l->data_start + l->nr_bytes)
+			l->data_in_file = offset + len;
+	}
+}
+
 static struct mdf_error *flush_run(struct elf_writer *w, struct run_buffer *b)
 {
 	struct mdf_error *err = dump_file_write(&w->file, b->offset, b->buf, b->len, b->what);
 
+	if (b == &w->data && b->len)
+		note_data_in_file(w, b->offset, err ? w->file.failed_done : b->len);
 	b->offset += b->len;
 	b->len = 0;
 	return err;
@@ -219,7 +237,6 @@ static struct mdf_error *end_segment(struct elf_writer *w, struct load *l, uint6
 	err = flush_run(w, &w->data);
 	if (!err)
 		err = put_run(w, &w->phdrs, sizeof(Elf64_Ehdr) + index * sizeof(ph), &ph, sizeof(ph));
-	w->segments_done += !err;
 	return err;
 }
 
@@ -234,7 +251,7 @@ static struct mdf_error *start_load(struct elf_writer *w, struct load *l, uint64
 	l->seg = *l->in;
 	l->memsz = l->filesz = 0;
 	l->held = 0;
-	l->seg_offset = l->data_pos = data_start;
+	l->seg_offset = l->data_pos = l->data_start = l->data_in_file = data_start;
 	l->ended = false;
 	if (l->frac_tail)
 		l->pfn_end++;
@@ -489,9 +506,9 @@ static struct mdf_error *write_ehdr(struct elf_writer *w, uint32_t extra_flags)
 }
 
 /*
- * Zeros where the program headers go (as upstream reserves the space, so
- * that a header never written reads as PT_NULL), the section header of
- * PN_XNUM, the ELF header, the notes and their program header.
+ * Zeros where the program headers go, in a file (as upstream reserves the
+ * space, so that a header never written reads as PT_NULL), the section
+ * header of PN_XNUM, the ELF header, the notes and their program header.
  */
 static struct mdf_error *write_headers(struct elf_writer *w)
 {
@@ -510,7 +527,8 @@ static struct mdf_error *write_headers(struct elf_writer *w)
 	struct mdf_error *err = NULL;
 
 	memset(w->data.buf, 0, BUFFER_SIZE);
-	for (uint64_t at = sizeof(Elf64_Ehdr); at < table_end && !err; at += BUFFER_SIZE)
+	for (uint64_t at = sizeof(Elf64_Ehdr); !w->p->flatten && at < table_end && !err;
+	     at += BUFFER_SIZE)
 		err = dump_file_write(&w->file, at, w->data.buf,
 				      (size_t)(table_end - at < BUFFER_SIZE ? table_end - at
 									    : BUFFER_SIZE),
@@ -526,7 +544,7 @@ static struct mdf_error *write_headers(struct elf_writer *w)
 		err = dump_file_write(&w->file, table_end, &sh, sizeof(sh), "the section header");
 	}
 	if (!err)
-		err = write_ehdr(w, DUMP_ELF_INCOMPLETE);
+		err = write_ehdr(w, w->p->flatten ? 0 : DUMP_ELF_INCOMPLETE);
 	if (!err)
 		err = dump_file_write(&w->file, w->note_offset, w->p->input->note_bytes,
 				      in->p_filesz, "the ELF notes");
@@ -615,7 +633,8 @@ static struct mdf_error *finish(struct elf_writer *w)
 {
 	struct mdf_error *err = dump_file_sync(&w->file);
 
-	if (!err)
+	/* A stream's header went out complete: only an incomplete dump needs another. */
+	if (!err && (!w->p->flatten || w->unreadable_reads))
 		err = write_ehdr(w, w->unreadable_reads ? DUMP_ELF_INCOMPLETE : 0);
 	w->header_final = !err;
 	if (!err)
@@ -624,12 +643,45 @@ static struct mdf_error *finish(struct elf_writer *w)
 }
 
 /*
- * As the kdump writer: a file that failed to be written is kept, marked,
- * if a segment made it; the headers queued are those of data in the file.
+ * The segments a failure cut short, each up to the last whole page of its
+ * data in the file, p_memsz as p_filesz: no page it does not hold.
+ */
+static void queue_cut_segments(struct elf_writer *w)
+{
+	for (size_t i = 0; i < w->nr_loads; i++) {
+		const struct load *l = &w->loads[i];
+		uint64_t held = l->data_in_file > l->seg_offset ? l->data_in_file - l->seg_offset : 0;
+		Elf64_Phdr ph;
+
+		if (held > l->filesz)
+			held = l->filesz;
+		held -= (l->seg.p_paddr + held) % w->p->page_size < held
+				? (l->seg.p_paddr + held) % w->p->page_size : held;
+		if (l->ended || !held)
+			continue;
+		ph.p_type = htole32(PT_LOAD);
+		ph.p_flags = htole32(l->seg.p_flags);
+		ph.p_offset = htole64(l->seg_offset);
+		ph.p_vaddr = htole64(l->seg.p_vaddr);
+		ph.p_paddr = htole64(l->seg.p_paddr);
+		ph.p_filesz = htole64(held);
+		ph.p_memsz = htole64(held);
+		ph.p_align = htole64(l->seg.p_align);
+		mdf_error_drop(put_run(w, &w->phdrs, sizeof(Elf64_Ehdr) + l->phdr_next * sizeof(ph),
+				       &ph, sizeof(ph)));
+	}
+}
+
+/*
+ * As the kdump writer: a file that failed to be written once its headers
+ * and notes were in it is kept, marked, even if the disk filled before
+ * its first segment was done; it has program headers of the segments
+ * whose data is in it, those cut short up to where their data ends.
  */
 static void abandon(struct elf_writer *w)
 {
-	bool keep = w->file.error && w->segments_done && dump_file_is_regular(&w->file);
+	bool keep = w->file.error && w->writing && dump_file_is_regular(&w->file) &&
+		    !(w->p->remove_when_full && w->file.error == -ENOSPC);
 
 	/* The file's failures here were told (or wait in its fate): only success counts. */
 	if (keep && w->header_final)
@@ -640,11 +692,12 @@ static void abandon(struct elf_writer *w)
 		dump_file_discard(&w->file);
 		return;
 	}
+	queue_cut_segments(w);
 	mdf_error_drop(flush_run(w, &w->phdrs));
 	dump_file_keep(&w->file);
 	dump_file_warn_later(&w->file, "%s: kept incomplete: its ELF header says so (e_flags "
-			     "DUMP_ELF_INCOMPLETE), and only the segments whose data it holds "
-			     "have program headers", w->path);
+			     "DUMP_ELF_INCOMPLETE), and its program headers cover only the data "
+			     "it holds", w->path);
 }
 
 static void free_writer(struct elf_writer *w)

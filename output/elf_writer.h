@@ -56,6 +56,8 @@ struct elf_writer_params {
 	const struct elf_segments *input;
 	/* Pfns never excluded, zero pages included; NULL: none. */
 	const struct pfn_ranges *keep;
+	/* As kdump_writer_params' remove_when_full. */
+	bool remove_when_full;
 };
 
 struct elf_write_result {
@@ -77,11 +79,14 @@ struct elf_write_result {
  * otherwise.  Zero pages found are added to @counts, with the
  * classification's counts.
  *
- * The ELF header carries DUMP_ELF_INCOMPLETE until everything else is
- * written and synced.  Returns NULL or one error (as kdump_write()).
- * When writing the file failed, a regular file is kept, marked so, with
- * program headers only for segments whose data is in it, and
- * @result->fate says so; any other failure removes it.
+ * A file's ELF header carries DUMP_ELF_INCOMPLETE until everything else
+ * is written and synced; a flattened stream's header goes out once,
+ * complete, and again, marked, only if pages turn out unreadable.
+ * Returns NULL or one error (as kdump_write()).  When writing the file
+ * failed once its headers and notes were written, a regular file is
+ * kept, marked so, with program headers only of the data it holds (a
+ * segment cut short up to its last whole page there), and @result->fate
+ * says so; any other failure removes it.
  */
 struct mdf_error *elf_write(const struct elf_writer_params *p, const struct kdump_page_source *src,
 			    struct page_counts *counts, struct elf_write_result *result);

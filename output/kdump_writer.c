@@ -28,8 +28,14 @@
  * in large writes (flush_streams() says in which order, so that a failure
  * leaves no descriptor of data the file lacks).
  *
- * The disk header is written first with DUMP_DH_COMPRESSED_INCOMPLETE
- * set, and rewritten without it once all the rest is on the disk.
+ * In a file, the disk header is written first with
+ * DUMP_DH_COMPRESSED_INCOMPLETE set, and rewritten without it once all
+ * the rest is on the disk.  A flattened stream carries it once, as it
+ * will stay, as upstream writes it: crash reads a saved stream in place
+ * and may take any of two records for one offset, and -R marks a stream
+ * cut short incomplete itself.  (Pages that turn out unreadable make the
+ * dump incomplete at its end: a stream then says so in a second header,
+ * which -R applies.)
  */
 #include <endian.h>
 #include <inttypes.h>
@@ -395,6 +401,24 @@ static struct mdf_error *classify_cycle(struct kdump_writer *w, uint64_t i,
 	return err;
 }
 
+/* Zeros from the end of each bitmap's bits to the end of its last block. */
+static struct mdf_error *write_bitmap_tails(struct kdump_writer *w)
+{
+	static const unsigned char zeros[1 << 12];
+	uint64_t bits_end = div_round_up(w->p->max_pfn, 8);
+	uint64_t blocks_end = w->bitmap2_offset - w->bitmap1_offset;
+	struct mdf_error *err = NULL;
+
+	for (uint64_t at = bits_end; at < blocks_end && !err; at += sizeof(zeros)) {
+		size_t len = blocks_end - at < sizeof(zeros) ? (size_t)(blocks_end - at) : sizeof(zeros);
+
+		err = write_at(w, w->bitmap1_offset + at, zeros, len, "the 1st bitmap");
+		if (!err)
+			err = write_at(w, w->bitmap2_offset + at, zeros, len, "the 2nd bitmap");
+	}
+	return err;
+}
+
 /*
  * The first pass: both bitmaps, a cycle at a time, and the page counts
  * that place the page data.  With one cycle, its counts are the run's and
@@ -433,7 +457,7 @@ static struct mdf_error *write_bitmaps(struct kdump_writer *w, struct page_count
 	if (w->pfn_dumpable == 0)
 		return mdf_error(-EINVAL, "%s: no page is left to dump at dump level %d", w->path,
 				 w->p->dump_level);
-	return NULL;
+	return w->p->whole_bitmap_blocks ? write_bitmap_tails(w) : NULL;
 }
 
 static struct mdf_error *write_stream(struct kdump_writer *w, struct out_stream *s)
@@ -760,8 +784,9 @@ static struct mdf_error *write_eraseinfo(struct kdump_writer *w)
 }
 
 /*
- * Everything is written: once it is on the disk, the header says the dump
- * is complete, and the file is closed.
+ * Everything is written: once it is on the disk, the header of a file
+ * says the dump is complete (a stream's said so from the start), and the
+ * file is closed.
  */
 static struct mdf_error *finish_output(struct kdump_writer *w)
 {
@@ -770,7 +795,8 @@ static struct mdf_error *finish_output(struct kdump_writer *w)
 	/* A page the source could not read makes the dump incomplete, though written. */
 	if (w->pages_unreadable)
 		w->status |= DUMP_DH_COMPRESSED_INCOMPLETE;
-	if (!err)
+	/* A stream's header went out complete: only an incomplete dump needs another. */
+	if (!err && (!w->p->flatten || w->pages_unreadable))
 		err = write_disk_header(w, w->status);
 	w->header_final = !err;
 	if (!err)
@@ -782,11 +808,12 @@ static struct mdf_error *finish_output(struct kdump_writer *w)
  * After a failure: a regular file that failed to be written while its
  * pages were copied is kept, marked incomplete, and long enough to hold
  * every descriptor; one that holds no page, or failed for another
- * reason, goes.
+ * reason, or filled a disk that the caller will try again, goes.
  */
 static void abandon_output(struct kdump_writer *w, bool write_failed)
 {
-	bool keep = write_failed && w->copying && dump_file_is_regular(&w->file);
+	bool keep = write_failed && w->copying && dump_file_is_regular(&w->file) &&
+		    !(w->p->remove_when_full && w->file.error == -ENOSPC);
 
 	/* The file's failures here were told (or wait in its fate): only success counts. */
 	if (keep && w->header_final)
@@ -839,7 +866,8 @@ struct mdf_error *kdump_write(const struct kdump_writer_params *p,
 	dump_file_limit(&w.file, p->size_limit);
 	w.file.progress = &w.progress;
 	if (!err)
-		err = write_disk_header(&w, w.status | DUMP_DH_COMPRESSED_INCOMPLETE);
+		err = write_disk_header(&w, p->flatten ? w.status
+						       : w.status | DUMP_DH_COMPRESSED_INCOMPLETE);
 	if (!err)
 		err = write_sub_header(&w);
 	if (!err)

@@ -55,6 +55,18 @@ struct kdump_writer_params {
 	size_t notes_size;
 	/* Pfns classified at a time: a positive multiple of 8. */
 	uint64_t cycle_pfns;
+	/*
+	 * Write each bitmap to the end of its last block, zeros past
+	 * max_pfn, as upstream does when it re-filters a kdump-compressed
+	 * dump (its bitmaps then come from a file, a block at a time): the
+	 * same file, and the same "Write bytes".
+	 */
+	bool whole_bitmap_blocks;
+	/*
+	 * A file the disk has no room for (ENOSPC) is removed, not kept
+	 * incomplete: the caller writes it again at another dump level.
+	 */
+	bool remove_when_full;
 	/* Threads compressing pages; 0 compresses in the caller's. */
 	unsigned int threads;
 	/*
@@ -135,9 +147,11 @@ struct kdump_write_result {
  * pfn.  The counts of the pass that wrote the pages are added to @counts,
  * with the zero pages the writer found.
  *
- * The disk header says DUMP_DH_COMPRESSED_INCOMPLETE until everything
- * else is written and synced, so that a dump cut short by anything, a
- * kill included, never looks complete.
+ * A file's disk header says DUMP_DH_COMPRESSED_INCOMPLETE until
+ * everything else is written and synced, so that a dump cut short by
+ * anything, a kill included, never looks complete; a flattened stream has
+ * its header once, complete (-R marks a stream cut short), and again,
+ * marked, only if pages turn out unreadable.
  *
  * Returns NULL, or one error saying what failed and how far the writing
  * got (or page_source_error()).  When writing the file failed (a full

@@ -88,7 +88,11 @@ struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, stru
 		return &mdf_error_enomem;
 	scan->in = in;
 	scan->mem = mem;
-	scan->dump_level = dump_level;
+	/*
+	 * What a kdump-compressed input left out stays out, and the rules
+	 * must find it again to count it: its dump level is part of ours.
+	 */
+	scan->dump_level = dump_level | (in->kdump ? in->kdump->dump_level : 0);
 	scan->page_size = in->page_size;
 	scan->max_pfn = in->kdump ? in->kdump->max_mapnr : in->max_pfn;
 	scan->partial_pages = upstream_counts_partial_pages(scan->max_pfn);
@@ -103,8 +107,8 @@ struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, stru
 	scan->max_pfn = mem_map_max_pfn(scan->mem_map);
 	scan->section_pfn_shift = mem_map_section_shift(scan->mem_map);
 	scan->nr_sections = mem_map_nr_sections(scan->mem_map);
-	scan->classify = page_layout_classifies(&scan->l, dump_level);
-	if ((dump_level & DL_EXCLUDE_FREE) && scan->l.buddy_value == NOT_FOUND)
+	scan->classify = page_layout_classifies(&scan->l, scan->dump_level);
+	if ((scan->dump_level & DL_EXCLUDE_FREE) && scan->l.buddy_value == NOT_FOUND)
 		msg_warn("VMCOREINFO has no NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE): free pages are kept");
 	scan->batch = malloc(BATCH_PFNS * (size_t)scan->l.size);
 	if (!scan->batch) {
@@ -436,6 +440,57 @@ struct mdf_error *page_scan_each_struct_page(struct page_scan *scan, page_scan_v
 	return NULL;
 }
 
+static uint64_t count_bits(const uint8_t *bitmap, size_t len)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += (uint64_t)__builtin_popcount(bitmap[i]);
+	return n;
+}
+
+/*
+ * The pages a kdump-compressed input left out that no rule excluded
+ * again: they cannot be dumped.  The dump level the input was made at is
+ * part of this one (upstream's update_dump_level()), so the rules find
+ * again, and count by kind, what that level left out; what is left was
+ * left out by a filter beyond the dump level, an extension's, and counts
+ * as such.
+ */
+static void exclude_left_out(struct page_scan *scan, struct cycle *c)
+{
+	size_t len = (size_t)((c->end - c->start + 7) / 8);
+	uint64_t before = count_bits(c->dumpable, len);
+
+	scan->in->ops->clear_missing(scan->in, c->start, c->end, c->dumpable);
+	c->counts->extension += before - count_bits(c->dumpable, len);
+}
+
+/*
+ * The rules, the extensions' discards, then for a kdump-compressed input
+ * the pages it left out.
+ */
+static void classify_cycle(struct page_scan *scan, struct cycle *c, uint64_t from)
+{
+	if (scan->classify) {
+		for (uint64_t section = from >> scan->section_pfn_shift; section < scan->nr_sections;
+		     section++) {
+			uint64_t sec_start = section << scan->section_pfn_shift;
+			uint64_t sec_end = sec_start + (1ull << scan->section_pfn_shift);
+
+			if (sec_start >= c->end)
+				break;
+			if (!mem_map_section_start(scan->mem_map, section))
+				continue;
+			classify_section(scan, c, sec_start > from ? sec_start : from,
+					 sec_end < c->end ? sec_end : c->end);
+		}
+	}
+	apply_discards(scan, c);
+	if (scan->in->kdump && scan->in->ops->clear_missing)
+		exclude_left_out(scan, c);
+}
+
 void page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
 		     uint8_t *dumpable, struct page_counts *counts)
 {
@@ -448,7 +503,12 @@ void page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pf
 		return;
 	mark_present(scan, start_pfn, end_pfn, present);
 	memcpy(dumpable, present, (end_pfn - start_pfn + 7) / 8);
-	if (scan->in->ops->clear_missing)
+	/*
+	 * An ELF input's pages past a segment's file data go before the
+	 * rules, uncounted, as upstream's exclude_nodata_pages(); a
+	 * kdump-compressed input's are left to the rules (exclude_left_out).
+	 */
+	if (!scan->in->kdump && scan->in->ops->clear_missing)
 		scan->in->ops->clear_missing(scan->in, start_pfn, end_pfn, dumpable);
 
 	/* A new pass over the dump starts without a block pending. */
@@ -462,20 +522,5 @@ void page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pf
 		exclude(scan, &c, start_pfn, pending_end, scan->pending_category);
 		from = pending_end < end_pfn ? pending_end : end_pfn;
 	}
-	if (!scan->classify) {
-		apply_discards(scan, &c);
-		return;
-	}
-	for (uint64_t section = from >> scan->section_pfn_shift; section < scan->nr_sections; section++) {
-		uint64_t sec_start = section << scan->section_pfn_shift;
-		uint64_t sec_end = sec_start + (1ull << scan->section_pfn_shift);
-
-		if (sec_start >= end_pfn)
-			break;
-		if (!mem_map_section_start(scan->mem_map, section))
-			continue;
-		classify_section(scan, &c, sec_start > from ? sec_start : from,
-				 sec_end < end_pfn ? sec_end : end_pfn);
-	}
-	apply_discards(scan, &c);
+	classify_cycle(scan, &c, from);
 }

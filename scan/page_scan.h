@@ -95,6 +95,13 @@ const struct mem_map *page_scan_mem_map(const struct page_scan *scan);
  * of 8.  Exclusions are added to @counts.  Zero pages are not excluded
  * here: a kdump-compressed writer finds them as it copies (as upstream
  * does) and counts them itself.
+ *
+ * A kdump-compressed input (a dump re-filtered) is classified at the
+ * scan's dump level with the input's added, as upstream does, so that
+ * what the input left out is excluded again and counted by kind; pages
+ * it left out that no rule excludes (an extension's, which no dump level
+ * tells) count as extension pages.  An ELF input's pages past a
+ * segment's file data are not dumpable and count as nothing.
  */
 void page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
 		     uint8_t *dumpable, struct page_counts *counts);

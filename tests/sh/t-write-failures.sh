@@ -12,7 +12,12 @@
 #  - a device (/dev/full) is never removed, an existing file never
 #    overwritten without -f;
 #  - ELF (-E) on a full file system: kept with DUMP_ELF_INCOMPLETE in
-#    e_flags and program headers only of segments it holds;
+#    e_flags and program headers only of data it holds, also when the disk
+#    fills before the first segment is done (a 10 MiB tmpfs): the segment
+#    cut short holds the input's pages;
+#  - -d with a list of levels on a full file system: written again at the
+#    next level, as upstream (-d 0,31 on a 40 MiB tmpfs: upstream's -d 31
+#    file); when every level fills the disk, the last is kept incomplete;
 #  - a split part that fails is kept incomplete, and --reassemble makes
 #    an incomplete dump of it;
 #  - a pipe without -F, and a reader of -F's stream that goes away.
@@ -66,6 +71,35 @@ if mount -t tmpfs -o size=3m tmpfs "$mnt" 2>/dev/null; then
 	mount -o remount,size=256m "$mnt"
 	check write-failures-elf-enospc-kept $PYTHON "$PROJECT/tests/py/elfcheck.py" incomplete "$mnt/full.elf"
 	check write-failures-elf-enospc-reads "$TOOLS/dumpread" "$mnt/full.elf" info
+	rm -f "$mnt/full.elf"
+	mount -o remount,size=10m "$mnt"
+	expect_failure write-failures-elf-first-segment "early.elf: cannot write .*No space left on device" \
+		"$MDF" -E -d 31 "$elf" "$mnt/early.elf"
+	mount -o remount,size=256m "$mnt"
+	check write-failures-elf-first-segment-kept $PYTHON "$PROJECT/tests/py/elfcheck.py" incomplete \
+		"$mnt/early.elf"
+	check write-failures-elf-first-segment-pages $PYTHON "$PROJECT/tests/py/pagesmatch.py" \
+		"$mnt/early.elf" "$elf"
+	rm -f "$mnt/early.elf"
+
+	mount -o remount,size=40m "$mnt"
+	upstream_d31=$FIXTURES/upstream/6.1-kdump.d31.kdump
+	if "$MDF" -l -d 0,31 "$elf" "$mnt/levels.kdump" >"$WORK/levels.out" 2>&1; then
+		if [ -s "$upstream_d31" ]; then
+			check write-failures-levels-next cmp "$mnt/levels.kdump" "$upstream_d31"
+		else
+			skip write-failures-levels-next "no upstream -d 31 file of 6.1-kdump"
+		fi
+		check write-failures-levels-retry-message grep -q \
+			"^Retry to create a dumpfile by dump_level(31)\.$" "$WORK/levels.out"
+	else
+		fail write-failures-levels-next "-l -d 0,31 failed: $(tail -n 2 "$WORK/levels.out")"
+	fi
+	rm -f "$mnt/levels.kdump"
+	expect_failure write-failures-levels-all-full "levels.kdump: cannot write .*No space left on device" \
+		"$MDF" -l -d 0,1 "$elf" "$mnt/levels.kdump"
+	mount -o remount,size=128m "$mnt"
+	check write-failures-levels-all-full-kept $CHECK "$mnt/levels.kdump" "$elf" --pages 100
 	umount "$mnt"
 else
 	skip write-failures-enospc "cannot mount a small tmpfs here (needs root)"

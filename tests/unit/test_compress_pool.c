@@ -1,20 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_compress_pool: pages compressed on 0, 1, 2 and 4 worker threads,
- * with every codec, come back in submission order, byte for byte the same
- * whatever the number of threads, and decompress to the pages given.
+ * with every codec, come back in submission order, decompress to the
+ * pages given, and are byte for byte what a new compressor makes of each
+ * page on its own: the output depends on the page alone, not on the
+ * pages a compressor saw before, nor on which compressor (which thread)
+ * took it.  The pages are synthetic ones (zeros, random bytes, a short
+ * pattern) and the memory of a generated dump (the generator's kernel
+ * structures).  Real kernels' pages, which met an encoder's dependence on
+ * its own address that these pages never met, are tests/sh/t-compress.sh's.
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "codec/codec.h"
 #include "codec/compress_pool.h"
 #include "unit_check.h"
+#include "unit_dump.h"
+#include "util/zero_page.h"
 
 #define PAGE 4096
-#define PAGES 2000
+#define SYNTHETIC_PAGES 1000
+/* Enough of the generated dump to fill many batches on every thread. */
+#define MAX_DUMP_PAGES 6000
+
+struct page_set {
+	unsigned char *pages;
+	size_t count;
+};
 
 static void make_page(unsigned char *p, size_t n, unsigned int *seed)
 {
@@ -32,33 +49,111 @@ static void make_page(unsigned char *p, size_t n, unsigned int *seed)
 	}
 }
 
-/* Runs every page through a pool; returns the concatenated output. */
-static unsigned char *run(enum mdf_codec codec, unsigned int threads, const unsigned char *pages,
+/* Adds the pages of the generated dump that are not all zeros, up to MAX_DUMP_PAGES. */
+static void add_dump_pages(struct page_set *set)
+{
+	const char *dir = unit_workdir("test_compress_pool");
+	char elf[600];
+	struct dump_input *in = NULL;
+	struct mdf_error *err;
+
+	if (!dir)
+		return;
+	snprintf(elf, sizeof(elf), "%s/pool.elf", dir);
+	if (!unit_mkvmcore(NULL, elf))
+		goto out;
+	err = input_open(elf, &in);
+	check(!err, "the generated dump opens: %s", err ? mdf_error_text(err) : "yes");
+	mdf_error_free(err);
+	for (size_t r = 0; in && r < in->nr_ranges && set->count < SYNTHETIC_PAGES + MAX_DUMP_PAGES; r++) {
+		for (uint64_t pfn = in->ranges[r].start / PAGE;
+		     pfn < in->ranges[r].end / PAGE && set->count < SYNTHETIC_PAGES + MAX_DUMP_PAGES; pfn++) {
+			unsigned char *p = set->pages + set->count * PAGE;
+
+			err = input_read_page(in, pfn, p);
+			if (err) {
+				check(0, "pfn 0x%" PRIx64 " of the generated dump reads: %s", pfn,
+				      mdf_error_text(err));
+				mdf_error_free(err);
+				goto out;
+			}
+			set->count += !page_is_zero(p, PAGE);
+		}
+	}
+	check(set->count > SYNTHETIC_PAGES + MAX_DUMP_PAGES / 2, "%zu pages of the generated dump",
+	      set->count - SYNTHETIC_PAGES);
+out:
+	if (in)
+		input_close(in);
+	unlink(elf);
+	rmdir(dir);
+}
+
+/*
+ * What each page should come out as: compressed by a compressor made for
+ * it alone, or stored when that makes it no smaller (as the pool does),
+ * each as its 4-byte size then its bytes; a zero page is 'Z'.
+ */
+static unsigned char *expected(enum mdf_codec codec, const struct page_set *set, size_t *out_len)
+{
+	unsigned char *out = malloc(set->count * (PAGE + 4)), *packed = malloc(PAGE);
+	size_t len = 0;
+
+	for (size_t n = 0; out && packed && n < set->count; n++) {
+		const unsigned char *page = set->pages + n * PAGE;
+		struct codec_compressor *c;
+		size_t size = 0;
+		uint32_t size32;
+
+		if (page_is_zero(page, PAGE)) {
+			out[len++] = 'Z';
+			continue;
+		}
+		if (codec_compressor_new(codec, PAGE, &c) || codec_compress(c, page, packed, PAGE - 1, &size))
+			size = 0;
+		codec_compressor_free(c);
+		if (!size) {
+			memcpy(packed, page, PAGE);
+			size = PAGE;
+		}
+		size32 = (uint32_t)size;
+		memcpy(out + len, &size32, sizeof(size32));
+		memcpy(out + len + 4, packed, size);
+		len += 4 + size;
+	}
+	free(packed);
+	*out_len = len;
+	return out;
+}
+
+/* Runs every page through a pool; returns the concatenated output, as expected() lays it. */
+static unsigned char *run(enum mdf_codec codec, unsigned int threads, const struct page_set *set,
 			  size_t *out_len, bool *ok)
 {
-	struct compress_pool *pool;
-	unsigned char *out = malloc((size_t)PAGES * (PAGE + 16)), *back = malloc(PAGE);
+	struct compress_pool *pool = NULL;
+	unsigned char *out = malloc(set->count * (PAGE + 4)), *back = malloc(PAGE);
 	size_t len = 0, next = 0, taken = 0;
 
 	*ok = out && back && !compress_pool_new(codec, PAGE, threads, true, &pool);
-	while (*ok && taken < PAGES) {
+	while (*ok && taken < set->count) {
 		struct compress_batch *b;
 
-		while (next < PAGES && (b = compress_pool_get(pool))) {
-			for (b->count = 0; b->count < COMPRESS_BATCH_PAGES && next < PAGES; b->count++, next++) {
+		while (next < set->count && (b = compress_pool_get(pool))) {
+			for (b->count = 0; b->count < COMPRESS_BATCH_PAGES && next < set->count;
+			     b->count++, next++) {
 				b->pfn[b->count] = next;
-				memcpy(b->pages + b->count * PAGE, pages + next * PAGE, PAGE);
+				memcpy(b->pages + b->count * PAGE, set->pages + next * PAGE, PAGE);
 			}
 			compress_pool_submit(pool, b);
 		}
 		b = compress_pool_next_done(pool);
 		for (size_t i = 0; b && i < b->count; i++, taken++) {
-			const unsigned char *page = pages + b->pfn[i] * PAGE;
+			const unsigned char *page = set->pages + b->pfn[i] * PAGE;
 			enum mdf_codec used;
 
 			*ok = *ok && !b->error && b->pfn[i] == taken;
 			if (b->zero[i]) {
-				*ok = *ok && page[0] == 0 && !memcmp(page, page + 1, PAGE - 1);
+				*ok = *ok && page_is_zero(page, PAGE);
 				out[len++] = 'Z';
 				continue;
 			}
@@ -74,8 +169,7 @@ static unsigned char *run(enum mdf_codec codec, unsigned int threads, const unsi
 		else
 			*ok = false;
 	}
-	if (pool)
-		compress_pool_free(pool);
+	compress_pool_free(pool);
 	free(back);
 	*out_len = len;
 	return out;
@@ -85,36 +179,33 @@ int main(void)
 {
 	static const enum mdf_codec codecs[] = { CODEC_NONE, CODEC_ZLIB, CODEC_LZO, CODEC_SNAPPY, CODEC_ZSTD };
 	static const unsigned int thread_counts[] = { 0, 1, 2, 4 };
-	unsigned char *pages = malloc((size_t)PAGES * PAGE);
+	struct page_set set = { malloc((size_t)(SYNTHETIC_PAGES + MAX_DUMP_PAGES) * PAGE), 0 };
 	unsigned int seed = 1;
 
-	if (!pages)
+	if (!set.pages)
 		return 1;
-	for (size_t n = 0; n < PAGES; n++)
-		make_page(pages + n * PAGE, n, &seed);
+	for (; set.count < SYNTHETIC_PAGES; set.count++)
+		make_page(set.pages + set.count * PAGE, set.count, &seed);
+	add_dump_pages(&set);
 	for (size_t c = 0; c < sizeof(codecs) / sizeof(codecs[0]); c++) {
-		unsigned char *first = NULL;
-		size_t first_len = 0;
+		size_t want_len;
+		unsigned char *want = expected(codecs[c], &set, &want_len);
 
-		for (size_t t = 0; t < sizeof(thread_counts) / sizeof(thread_counts[0]); t++) {
+		for (size_t t = 0; want && t < sizeof(thread_counts) / sizeof(thread_counts[0]); t++) {
 			size_t len;
 			bool ok;
-			unsigned char *out = run(codecs[c], thread_counts[t], pages, &len, &ok);
+			unsigned char *out = run(codecs[c], thread_counts[t], &set, &len, &ok);
 
 			check(ok, "in order, each page decompresses to itself: %s, %u threads",
 			      codec_name(codecs[c]), thread_counts[t]);
-			if (!first) {
-				first = out;
-				first_len = len;
-				continue;
-			}
-			check(len == first_len && !memcmp(out, first, len),
-			      "the same output as with no thread: %s, %u threads",
-			      codec_name(codecs[c]), thread_counts[t]);
+			check(out && len == want_len && !memcmp(out, want, len),
+			      "each of %zu pages as a new compressor makes it alone: %s, %u threads",
+			      set.count, codec_name(codecs[c]), thread_counts[t]);
 			free(out);
 		}
-		free(first);
+		check(want != NULL, "memory for the expected output of %s", codec_name(codecs[c]));
+		free(want);
 	}
-	free(pages);
+	free(set.pages);
 	return unit_exit_status();
 }

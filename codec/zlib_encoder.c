@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zlib-format pages through libdeflate, at its fastest level (1), where
- * ISA-L is not packaged: about twice as fast as zlib's compress2() at the
- * same level, 1-2% larger.
+ * zlib-format pages through libdeflate, at its fastest level (1): about
+ * twice as fast as zlib's compress2() at the same level, 1-2% larger.
+ * Each call starts from a fresh match finder, so a page's stream is the
+ * same whatever was compressed before it.  (ISA-L's igzip, some 15%
+ * faster, is not used: its level-1 x86 code hashes the address of its
+ * stream state into the match finder, so its output changes with where
+ * that state lies, from run to run and thread to thread.)
  */
 #include <libdeflate.h>
 #include <stdlib.h>

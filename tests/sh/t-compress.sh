@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Compressed dumps of real kernel pages are the same file whatever the
+# number of compression threads and from run to run, and hold the input's
+# pages:
+#  - -c -d 31 of each shared x86_64 dump with --num-threads 0, 1, 2, 4 and
+#    4 again: one md5; every page of the file reads, through
+#    python3-libkdumpfile, as the input ELF's page;
+#  - -l, -p and -z of one dump with 0 and 4 threads: one md5 each;
+#  - under valgrind (when it is installed; not for a sanitizer build), -c
+#    and -z of one dump on 2 threads: no error.
+. "$(dirname "$0")/../lib.sh" || exit 2
+
+# same_file NAME DUMP OPTIONS -- THREADS...: one run per thread count;
+# passes when every file has the first's md5.
+same_file() {
+	local name=$1 dump=$2 opts=() threads first sum differ=
+	shift 2
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	for threads in "$@"; do
+		if ! "$MDF" -f "${opts[@]}" --num-threads "$threads" "$dump" "$WORK/$name.$threads" \
+			>"$WORK/$name.log" 2>&1; then
+			fail "$name" "--num-threads $threads failed: $(tail -n 2 "$WORK/$name.log")"
+			return 1
+		fi
+		sum=$(md5sum <"$WORK/$name.$threads" | cut -d' ' -f1)
+		first=${first:-$sum}
+		[ "$sum" = "$first" ] || differ="$differ --num-threads $threads: $sum;"
+		# The first file stays for the page check; the others only gave their md5.
+		[ "$threads" = "$1" ] || rm -f "$WORK/$name.$threads"
+	done
+	if [ -n "$differ" ]; then
+		fail "$name" "--num-threads $1: $first;$differ"
+		return 1
+	fi
+	pass "$name"
+}
+
+for guest in 6.1-kdump 6.1-qemu 7.2-qemu; do
+	if ! dump=$(fixture "$guest.elf"); then
+		skip "compress-$guest-zlib" "no $VMCORES/$guest/vmcore.elf.zst"
+		continue
+	fi
+	if same_file "compress-$guest-zlib" "$dump" -c -d 31 -- 0 1 2 4 4; then
+		check "compress-$guest-zlib-pages" $PYTHON "$PROJECT/tests/py/pagesmatch.py" \
+			"$WORK/compress-$guest-zlib.0" "$dump"
+	fi
+	rm -f "$WORK/compress-$guest-zlib".*
+done
+
+dump=$(fixture 7.2-qemu.elf) || { skip compress-codecs "no $VMCORES/7.2-qemu/vmcore.elf.zst"; exit 0; }
+for codec in lzo:-l snappy:-p zstd:-z; do
+	same_file "compress-7.2-qemu-${codec%:*}" "$dump" "${codec#*:}" -d 31 -- 0 4
+	rm -f "$WORK/compress-7.2-qemu-${codec%:*}".*
+done
+
+if [ -n "$MDF_SANITIZE" ]; then
+	skip compress-valgrind "a sanitizer build does not run under valgrind"
+elif ! command -v valgrind >/dev/null; then
+	skip compress-valgrind "valgrind is not installed"
+else
+	for codec in zlib:-c zstd:-z; do
+		check "compress-valgrind-${codec%:*}" valgrind -q --error-exitcode=97 \
+			"$MDF" -f "${codec#*:}" -d 31 --num-threads 2 --message-level 4 "$dump" "$WORK/valgrind.kdump"
+	done
+	rm -f "$WORK/valgrind.kdump"
+fi
