@@ -32,6 +32,7 @@
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
 #include "kernel/printk.h"
+#include "kernel/vmlinux.h"
 #include "memory/reader.h"
 #include "output/elf_writer.h"
 #include "output/flat.h"
@@ -41,6 +42,7 @@
 #include "output/report.h"
 #include "output/split.h"
 #include "output/split_reassemble.h"
+#include "output/vmcoreinfo_writer.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
 #include "util/error.h"
@@ -58,6 +60,7 @@ enum mdf_mode {
 	MODE_DUMP_DMESG,        /* --dump-dmesg VMCORE LOGFILE */
 	MODE_MEM_USAGE,         /* --mem-usage VMCORE */
 	MODE_ERASEINFO,         /* --eraseinfo DUMPFILE */
+	MODE_GENERATE_VMCOREINFO,  /* -g VMCOREINFO -x VMLINUX */
 	MODE_VERSION,
 	MODE_HELP,
 };
@@ -67,6 +70,7 @@ struct mdf_options {
 	const char *vmcore;
 	const char *output;           /* dump file or listing; NULL: stdout */
 	const char *vmcoreinfo_file;  /* -i */
+	const char *vmlinux;          /* -x: symbols and types from its symbol table and DWARF */
 	bool force;                   /* -f */
 	bool flatten;                 /* -F */
 	bool elf;                     /* -E */
@@ -104,6 +108,7 @@ struct mdf_context {
 	struct vmcoreinfo *vmcoreinfo;
 	struct memory *memory;
 	struct kernel *kernel;        /* VMCOREINFO, kallsyms and BTF, loaded as asked for */
+	struct vmlinux *vmlinux;      /* -x */
 };
 
 enum long_option {
@@ -161,6 +166,7 @@ static void print_usage(FILE *out)
 		"  makedumpfile --dump-dmesg [-i VMCOREINFO] VMCORE LOGFILE\n"
 		"  makedumpfile --mem-usage [-i VMCOREINFO] VMCORE   (/proc/kcore on a live system)\n"
 		"  makedumpfile --eraseinfo DUMPFILE\n"
+		"  makedumpfile -g VMCOREINFO -x VMLINUX\n"
 		"  makedumpfile --dump-kallsyms [-i VMCOREINFO] VMCORE [OUTFILE]\n"
 		"  makedumpfile --dump-type [MODULE:]NAME[.MEMBER...][,...] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile -v | -h\n"
@@ -175,6 +181,9 @@ static void print_usage(FILE *out)
 		"  -R                 reassemble a flattened dump read from standard input\n"
 		"  -f                 overwrite an existing output file\n"
 		"  -i VMCOREINFO      read VMCOREINFO from this file instead of the dump\n"
+		"  -x VMLINUX         take the kernel's symbols and types from this vmlinux (with\n"
+		"                     DWARF), which must be the dump's kernel\n"
+		"  -g VMCOREINFO      write the VMCOREINFO of the vmlinux -x gives to this file\n"
 		"  -b ORDER           accepted for compatibility (write buffering is automatic)\n"
 		"  -D                 print debugging messages\n"
 		"  --split            write the dump as several files, each a range of pfns\n"
@@ -341,7 +350,7 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 	opt->message_level = ML_DEFAULT;
 	opt->codec = CODEC_NONE;
 	opt->dump_level = 0;
-	while ((c = getopt_long(argc, argv, "b:cDd:EFfhi:lpRvz", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:cDd:EFfg:hi:lpRvx:z", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (parse_option_number(optarg, 0, 30, "Block order", &value))
@@ -378,8 +387,15 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 		case 'h':
 			opt->mode = MODE_HELP;
 			return 0;
+		case 'g':
+			opt->mode = MODE_GENERATE_VMCOREINFO;
+			opt->output = optarg;
+			break;
 		case 'i':
 			opt->vmcoreinfo_file = optarg;
+			break;
+		case 'x':
+			opt->vmlinux = optarg;
 			break;
 		case 'R':
 			reassemble = true;
@@ -467,6 +483,14 @@ static int parse_options(int argc, char **argv, struct mdf_options *opt)
 	if (debug)
 		opt->message_level |= ML_DEBUG;
 	positional = argc - optind;
+	/* As upstream: -g takes -x alone; VMCOREINFO comes from -i or -x, not both. */
+	if (opt->mode == MODE_GENERATE_VMCOREINFO)
+		return positional || !opt->vmlinux || opt->codec || opt->dump_level || opt->elf || opt->flatten ||
+				       opt->vmcoreinfo_file || reassemble
+			       ? invalid_command_line()
+			       : 0;
+	if (opt->vmlinux && opt->vmcoreinfo_file)
+		return invalid_command_line();
 	if (reassemble) {
 		opt->mode = MODE_REASSEMBLE_FLAT;
 		if (positional != 1) {
@@ -552,6 +576,10 @@ static int open_memory(struct mdf_context *ctx)
 	err = memory_open(ctx->input, arch, ctx->vmcoreinfo, &ctx->memory);
 	if (!err)
 		err = kernel_new(ctx->memory, ctx->vmcoreinfo, &ctx->kernel);
+	if (!err && ctx->opt.vmlinux)
+		err = vmlinux_open(ctx->opt.vmlinux, &ctx->vmlinux);
+	if (!err && ctx->vmlinux)
+		err = kernel_use_vmlinux(ctx->kernel, ctx->vmlinux);
 	return print_error(err);
 }
 
@@ -1078,10 +1106,32 @@ static int run_eraseinfo(struct mdf_context *ctx)
 	return err;
 }
 
+/* -g: VMCOREINFO from the vmlinux alone, as upstream writes it; no dump is read. */
+static int run_generate_vmcoreinfo(struct mdf_context *ctx)
+{
+	struct outfile out;
+	struct mdf_error *err = vmlinux_open(ctx->opt.vmlinux, &ctx->vmlinux);
+
+	if (!err)
+		err = outfile_create(&out, ctx->opt.output, true);
+	if (err)
+		return print_error(err);
+	err = vmcoreinfo_write(ctx->vmlinux, out.stream);
+	if (err) {
+		outfile_abort(&out);
+		return print_error(err);
+	}
+	err = outfile_finish(&out);
+	if (!err)
+		msg_info("\nThe vmcoreinfo is saved to %s.", ctx->opt.output);
+	return print_error(err);
+}
+
 static void close_context(struct mdf_context *ctx)
 {
 	erase_config_free(ctx->erase_config);
 	kernel_free(ctx->kernel);
+	vmlinux_close(ctx->vmlinux);
 	memory_close(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);
@@ -1153,7 +1203,7 @@ static bool same_file(const char *a, const char *b)
  */
 static int check_output_is_not_input(const struct mdf_options *opt)
 {
-	const char *inputs[] = { opt->vmcore, opt->vmcoreinfo_file, opt->config_path };
+	const char *inputs[] = { opt->vmcore, opt->vmcoreinfo_file, opt->config_path, opt->vmlinux };
 	bool split_writes = opt->mode == MODE_SPLIT;
 
 	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
@@ -1252,6 +1302,10 @@ int main(int argc, char **argv)
 	case MODE_ERASEINFO:
 		err = run_eraseinfo(&ctx);
 		break;
+	case MODE_GENERATE_VMCOREINFO:
+		err = run_generate_vmcoreinfo(&ctx);
+		report_finished(!err);
+		break;
 	case MODE_MEM_USAGE:
 		err = run_mem_usage(&ctx);
 		/* Upstream says only when the table could not be made. */
@@ -1260,5 +1314,6 @@ int main(int argc, char **argv)
 		break;
 	}
 	close_context(&ctx);
-	return err ? EXIT_FAILURE : EXIT_SUCCESS;
+	/* Upstream's status for a kernel file that is not the dump's. */
+	return err == -MDF_EWRONGKERNEL ? 2 : err ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -30,6 +30,8 @@
 #define MDF_EUNMAPPED EFAULT
 /* Data in the dump contradicts its own format or the kernel's. */
 #define MDF_ECORRUPT EBADMSG
+/* The vmlinux given (-x) is not the dump's kernel: upstream exits with status 2 for it. */
+#define MDF_EWRONGKERNEL EMEDIUMTYPE
 
 void msg_set_level(int level);
 int msg_level(void);
