@@ -9,6 +9,9 @@
  * agrees on every line a kernel has (it also looks into named struct
  * members for a member name, which no line it writes needs).
  *
+ * An array's length is DW_AT_upper_bound + 1 or DW_AT_count: upstream
+ * reads the first alone, and writes no LENGTH() for clang's DWARF.
+ *
  * Upstream's quirks are kept, as its readers expect them: LENGTH() of
  * node_data is LONG_MAX - 1 (upstream's mark for "an array"), SIZE() of
  * pageflags is that of a typedef of the name (which no kernel has), and

@@ -607,8 +607,10 @@ static void write_facts(struct gen *g)
 			fprintf(f, "compound %#" PRIx64 " %d %s\n", pfn,
 				p->order, cat_name(p->cat));
 	}
-	if (g->amdgpu)
+	if (g->amdgpu) {
 		gpu_write_facts(g, f);
+		btf_write_facts(f);
+	}
 	for (char *line = g->dmesg, *nl; line && *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		fprintf(f, "dmesg %.*s\n", (int)(nl - line), line);

@@ -298,6 +298,8 @@ void printk_fill(struct gen *g);
 void btf_build(struct gen *g);
 uint32_t bt_size(const char *type);
 uint32_t bt_off(const char *type, const char *path);
+/* "btf_type NAME SIZE" and "btf_member NAME.MEMBER OFFSET SIZE" of vmlinux's named types */
+void btf_write_facts(FILE *f);
 
 /* gen_gpu.c: the --amdgpu layout */
 void gpu_build(struct gen *g);
