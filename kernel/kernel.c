@@ -220,6 +220,13 @@ struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 	return mdf_error_copy(k->kallsyms_err);
 }
 
+struct mdf_error *kernel_symbols_ready(struct kernel *k)
+{
+	struct kallsyms *ks;
+
+	return k->vmlinux ? NULL : kernel_kallsyms(k, &ks);
+}
+
 struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr)
 {
 	struct kallsyms *ks;
@@ -337,8 +344,23 @@ static bool fallback_usable(struct kernel *k, bool need_btf)
 
 	if (k->no_kallsyms || (need_btf && k->no_btf))
 		return false;
-	if (k->vmlinux)
-		return !need_btf || !mdf_error_drop(kernel_btf(k, &btf));
+	if (k->vmlinux) {
+		const struct btf *types;
+		struct mdf_error *err = NULL;
+
+		if (!need_btf)
+			return true;
+		err = kernel_btf(k, &btf);
+		if (!err)
+			err = btf_info_scope_btf(btf, "vmlinux", &types);
+		/* Asked for with -x: why it cannot answer is said, once. */
+		if (err) {
+			msg_warn("%s: VMCOREINFO's missing lines cannot come from its DWARF", mdf_error_text(err));
+			mdf_error_free(err);
+			k->no_btf = true;
+		}
+		return !err;
+	}
 	if (!k->kallsyms && !kallsyms_in_vmcoreinfo(k->vi)) {
 		msg_debug("VMCOREINFO does not locate kallsyms: "
 			  "its missing lines cannot come from kallsyms or BTF");

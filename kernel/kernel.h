@@ -78,6 +78,12 @@ struct mdf_error *kernel_symbol_address(struct kernel *k, const char *module, co
  */
 struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr);
 
+/*
+ * Whether the kernel's own symbols can be looked up: none to load with a
+ * vmlinux (-x), else the error of opening kallsyms.
+ */
+struct mdf_error *kernel_symbols_ready(struct kernel *k);
+
 /* Each loads what it returns on the first call. */
 struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out);
 struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out);

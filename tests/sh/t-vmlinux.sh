@@ -346,6 +346,14 @@ if [ -s "$EXT/amdgpu_filter.so" ] && [ -s "$EXT/drm_shmem_filter.so" ] && [ -s "
 	else
 		fail vmlinux-extensions "$(grep -h 'makedumpfile:\|filter' "$WORK"/ext.*.log | head -c 400)"
 	fi
+	# Without kallsyms (VMCOREINFO does not locate them): the vmlinux's symbols serve.
+	gen --amdgpu --vmcoreinfo-drop 'SYMBOL(kallsyms' --vmlinux "$WORK/nks.vmlinux" "$WORK/nks.elf"
+	if "$MDF" -f -l -d 31 --extension-dir "$gpu" -x "$WORK/nks.vmlinux" "$WORK/nks.elf" "$WORK/ext.nks" \
+		>"$WORK/ext.nks.log" 2>&1 && grep -q "discarding 64 pages" "$WORK/ext.nks.log"; then
+		same vmlinux-extensions-no-kallsyms <($KDUMPSET pfns "$WORK/ext.nks") <($KDUMPSET pfns "$WORK/ext.btf")
+	else
+		fail vmlinux-extensions-no-kallsyms "$(grep -h 'makedumpfile:\|filter' "$WORK/ext.nks.log" | head -c 400)"
+	fi
 else
 	skip vmlinux-extensions "the extensions of extensions/ are not built"
 fi
