@@ -110,6 +110,14 @@ if types dwarf-types-btf "$WORK/btf.btf" "$(specs_of "$WORK/btf.specs")" "$WORK/
 	fi
 fi
 
+# Modules' types: their BTF in the dump, split on the dump's own vmlinux BTF, as without -x.
+modules=amdgpu:ttm_tt.pages,drm:drm_device.driver,drm_shmem_helper:drm_gem_shmem_object.pages
+modules+=,ttm_buffer_object.base.size,amdgpu_bo.tbo.ttm,ttm_bo_type_sg,drm_gem_object.funcs
+if types dwarf-types-modules "$WORK/modules.btf" "$modules" "$WORK/a.elf" &&
+	types dwarf-types-modules "$WORK/modules.dwarf" "$modules" -x "$WORK/a.vmlinux" "$WORK/a.elf"; then
+	same dwarf-types-modules "$WORK/modules.dwarf" "$WORK/modules.btf"
+fi
+
 # VMCOREINFO's SIZE() and OFFSET() lines, and the enum constants of its NUMBER() lines.
 ctype() { case $1 in *_t) echo "$1" ;; *) echo "struct $1" ;; esac; }
 while IFS= read -r line; do
@@ -218,8 +226,8 @@ if [ -e "$WORK/never.kdump" ]; then
 else
 	pass vmlinux-other-build-no-output
 fi
-gen --no-build-id --osrelease 6.1.0-one --vmlinux "$WORK/one.vmlinux" "$WORK/one.elf"
-gen --no-build-id --osrelease 6.1.0-two --vmlinux "$WORK/two.vmlinux" "$WORK/two.elf"
+gen --no-build-id --vmcoreinfo-drop 'OFFSET(uts_namespace' --osrelease 6.1.0-one --vmlinux "$WORK/one.vmlinux" "$WORK/one.elf"
+gen --no-build-id --vmcoreinfo-drop 'OFFSET(uts_namespace' --osrelease 6.1.0-two --vmlinux "$WORK/two.vmlinux" "$WORK/two.elf"
 expect_status vmlinux-other-release 2 "two.vmlinux and the dump don't match: it is release 6.1.0-two, the dump's \(VMCOREINFO's OSRELEASE\) is 6.1.0-one" \
 	"$MDF" --dump-type page -x "$WORK/two.vmlinux" "$WORK/one.elf"
 check vmlinux-same-release "$MDF" --dump-type page -x "$WORK/one.vmlinux" "$WORK/one.elf"
@@ -310,10 +318,11 @@ if "$MDF" -f -l -d 31 --message-level 31 "$WORK/d.elf" "$WORK/full.kdump" >"$WOR
 	"$MDF" -f -l -d 31 --message-level 31 -x "$WORK/gap.vmlinux" "$WORK/gap.elf" "$WORK/gap.kdump" \
 		>"$WORK/gap.log" 2>&1; then
 	if grep -qx "OFFSET(page.flags) from DWARF: 0" "$WORK/gap.log" &&
+		grep -qx "LENGTH(zone.free_area) from DWARF: 11" "$WORK/gap.log" &&
 		grep -Eq "^SYMBOL\(mem_section\) from the vmlinux, the pointer at " "$WORK/gap.log"; then
 		pass vmlinux-gap-sources
 	else
-		fail vmlinux-gap-sources "no debug line for OFFSET(page.flags) from DWARF or SYMBOL(mem_section) from the vmlinux"
+		fail vmlinux-gap-sources "no debug line for OFFSET(page.flags) or LENGTH(zone.free_area) from DWARF, or SYMBOL(mem_section) from the vmlinux"
 	fi
 	report() { grep -iE '^ *(excluded|pages|original|remaining)' "$1"; }
 	same vmlinux-gap-report <(report "$WORK/gap.log") <(report "$WORK/full.log")
