@@ -125,7 +125,7 @@ static struct mdf_error *check_vmlinux(struct kernel *k)
 			 "is not known", path);
 		return NULL;
 	}
-	/* Before Linux 4.? struct uts_namespace began with a struct kref: upstream's guess too. */
+	/* Older kernels began struct uts_namespace with a struct kref: upstream's guess too. */
 	if (!kernel_offset(k, "uts_namespace.name", &name_offset))
 		name_offset = sizeof(int);
 	err = vmlinux_release(k->vmlinux, (uint64_t)name_offset, release, sizeof(release));
