@@ -301,6 +301,9 @@ static struct mdf_error *index_names(struct vmlinux_dwarf *d)
 		alt = dwarf_getalt(d->dwarf);
 		if (!d->index_err && alt)
 			d->index_err = index_dwarf(d, alt);
+		if (!d->index_err && !d->names.nr)
+			d->index_err = mdf_error(-MDF_ECORRUPT, "its DWARF describes no type and no variable: "
+						 "damaged, or not a kernel's");
 		if (d->index_err)
 			d->index_err = mdf_error_wrap(d->index_err, "%s", d->path);
 		else

@@ -100,6 +100,12 @@ static struct mdf_error *read_symbols(struct vmlinux *vm)
 	size_t count, size = 1024;
 	struct mdf_error *err = NULL;
 
+	if (elf_getshdrnum(vm->elf, &count))
+		return mdf_error(-MDF_ECORRUPT, "%s: its section headers do not read (%s): a truncated or "
+				 "damaged file", vm->path, elf_errmsg(-1));
+	if (!count)
+		return mdf_error(-MDF_ECORRUPT, "%s has no section headers: a truncated or damaged file",
+				 vm->path);
 	while ((scn = elf_nextscn(vm->elf, scn)) && (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB))
 		;
 	if (!scn)

@@ -250,6 +250,22 @@ if objcopy --strip-all "$WORK/d.vmlinux" "$WORK/stripped.vmlinux" 2>"$WORK/stder
 else
 	skip vmlinux-stripped "objcopy cannot strip the sample vmlinux: $(head -c 200 "$WORK/stderr")"
 fi
+head -c 50000 "$WORK/d.vmlinux" >"$WORK/truncated.vmlinux"
+expect_failure vmlinux-truncated "truncated.vmlinux has no section headers: a truncated or damaged file" \
+	"$MDF" --dump-type page -x "$WORK/truncated.vmlinux" "$WORK/d.elf"
+# .debug_info overwritten past its first unit's header: libdw finds no unit.
+$PYTHON - "$WORK/d.vmlinux" "$WORK/junk.vmlinux" <<'EOF'
+import subprocess, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+for line in subprocess.run(["readelf", "-S", "-W", sys.argv[1]], capture_output=True, text=True).stdout.splitlines():
+    if "] .debug_info " in line:
+        fields = line.split("]")[1].split()
+        offset, size = int(fields[3], 16), int(fields[4], 16)
+        data[offset + 12:offset + size] = b"\xff" * (size - 12)
+open(sys.argv[2], "wb").write(data)
+EOF
+expect_failure vmlinux-damaged-dwarf "junk.vmlinux: its DWARF describes no type and no variable" \
+	"$MDF" --dump-type page -x "$WORK/junk.vmlinux" "$WORK/d.elf"
 expect_failure vmlinux-with-i "Commandline parameter is invalid" \
 	"$MDF" -l -d 31 -x "$WORK/d.vmlinux" -i "$WORK/d.vi" "$WORK/d.elf" "$WORK/never.kdump"
 expect_failure vmlinux-g-without-x "Commandline parameter is invalid" "$MDF" -g "$WORK/never.vi"
