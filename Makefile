@@ -6,7 +6,8 @@
 # make check SANITIZE=1   the same under AddressSanitizer and UBSan
 # make fuzz       build the libFuzzer harnesses of tests/fuzz with clang in build/fuzz,
 #                 make their seed corpora, replay tests/fuzz/regressions, then fuzz
-#                 each for FUZZ_SECONDS (default 10); fails on any crash, hang or leak
+#                 each for FUZZ_SECONDS (default 10; of its own CPU time with FUZZ_CPU=1);
+#                 fails on any crash, hang or leak
 # make fuzz-quick the same without fuzzing: the regressions and the seeds, once each
 # make layering  check that #includes run down the layers (part of make check)
 # make bench      benchmarks against upstream makedumpfile
@@ -27,7 +28,7 @@ DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' util/version.h)
 
-CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"'
+CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"' -DEPPIC_DIR='"$(EPPICDIR)"'
 # -c's encoder: ISA-L where Debian packages it, else libdeflate (zlib_encoder.h).
 ZLIB_ENCODER ?= $(if $(shell pkg-config --exists libisal 2>/dev/null && echo yes),isal,libdeflate)
 ifeq ($(ZLIB_ENCODER),isal)
@@ -66,7 +67,8 @@ COMPAT_SRCS := kallsyms.c btf_info.c erase_info.c extension.c
 UPSTREAM_API_FILES := makedumpfile.h kallsyms.h btf_info.h extension.h erase_info.h makedumpfile.ld
 CORE_SRCS := $(filter-out codec/zlib_encoder_%.c,$(foreach layer,$(LAYERS),$(wildcard $(layer)/*.c))) \
 	codec/zlib_encoder_$(ZLIB_ENCODER).c $(COMPAT_SRCS)
-MAIN_SRCS := makedumpfile.c
+# The command line (cli/) and the orchestration of each mode's steps.
+MAIN_SRCS := makedumpfile.c $(wildcard cli/*.c)
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
@@ -163,7 +165,7 @@ $(FUZZ_CORPUS): tests/fuzz/corpus.py tests/py/walkersynth.py tests/sh/t-erase.sh
 	touch $@
 
 fuzz: $(FUZZ_HARNESSES) $(FUZZ_CORPUS)
-	tests/fuzz/run.sh fuzz $(BUILD) $(FUZZ_SECONDS)
+	FUZZ_CPU=$(FUZZ_CPU) tests/fuzz/run.sh fuzz $(BUILD) $(FUZZ_SECONDS)
 fuzz-quick: $(FUZZ_HARNESSES) $(FUZZ_CORPUS)
 	tests/fuzz/run.sh quick $(BUILD) 0
 else

@@ -29,7 +29,11 @@ struct kdump_writer_params {
 	bool force;
 	/* Write makedumpfile's flattened format (-F), which needs no seeking. */
 	bool flatten;
+	/* Bytes the file (or stream) may take, as dump_file_limit(); 0: no limit. */
+	uint64_t size_limit;
 	enum mdf_codec codec;
+	/* -e left out struct pages of pages left out: DUMP_DH_EXCLUDED_VMEMMAP. */
+	bool excluded_vmemmap;
 	/* Stored in the sub header; its bit 1 (DL_EXCLUDE_ZERO) drops zero pages. */
 	int dump_level;
 	uint32_t page_size;
@@ -72,7 +76,11 @@ struct kdump_writer_params {
  *
  * read_page() reads one page; it returns 0 or a negative errno, and prints
  * its own message for any error but -MDF_EEXCLUDED and -MDF_ENOTDUMPED,
- * which the writer words (as input_read_page() does).
+ * which the writer words (as input_read_page() does), and
+ * -MDF_EUNREADABLE: the page is in the input but could not be read (bad
+ * sectors, data that does not decompress), the source keeps why, and the
+ * writer writes the rest and marks its file incomplete, as a lost page
+ * must not cost the others.
  *
  * The callbacks return ints and print their own messages, for they belong
  * to the layers that make the pages: a negative return is an error

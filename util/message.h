@@ -30,6 +30,11 @@
 #define MDF_EUNMAPPED EFAULT
 /* Data in the dump contradicts its own format or the kernel's. */
 #define MDF_ECORRUPT EBADMSG
+/*
+ * A page the dump holds but cannot give (an I/O error, data that does not
+ * decompress): the page source zeroed it and keeps what went wrong.
+ */
+#define MDF_EUNREADABLE EUCLEAN
 /* The vmlinux given (-x) is not the dump's kernel: upstream exits with status 2 for it. */
 #define MDF_EWRONGKERNEL EMEDIUMTYPE
 
