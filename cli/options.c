@@ -368,7 +368,7 @@ static int parse_dump_arguments(int argc, char **argv, struct mdf_options *opt,
 	if (modes->reassemble_split) {
 		opt->mode = MODE_REASSEMBLE_SPLIT;
 		if (positional < 2 || opt->codec || opt->dump_level || opt->elf || opt->flatten ||
-		    opt->vmcoreinfo_file || opt->split)
+		    opt->vmcoreinfo_file || opt->vmlinux || opt->split)
 			return invalid_command_line();
 		opt->dumpfiles = argv + optind;
 		opt->nr_dumpfiles = (unsigned int)positional - 1;
@@ -435,9 +435,10 @@ static int parse_mode(int argc, char **argv, struct mdf_options *opt, const stru
 			return invalid_command_line();
 		}
 		/* The stream decides the format: upstream refuses options that would choose it. */
-		if (opt->codec || opt->dump_level || opt->elf || opt->vmcoreinfo_file || opt->flatten) {
+		if (opt->codec || opt->dump_level || opt->elf || opt->vmcoreinfo_file || opt->vmlinux ||
+		    opt->flatten) {
 			msg_error("-R writes the dump the flattened stream holds: -c, -l, -p, -z, -d, "
-				  "-E, -F and -i cannot be used with it.");
+				  "-E, -F, -i and -x cannot be used with it.");
 			return invalid_command_line();
 		}
 		opt->output = argv[optind];
