@@ -29,7 +29,7 @@ MANDIR ?= $(DATADIR)/man
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' util/version.h)
 
 CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"' -DEPPIC_DIR='"$(EPPICDIR)"'
-LIBS := -lbpf -lelf -lz -ldeflate -llzo2 -lsnappy -lzstd
+LIBS := -lbpf -ldw -lelf -lz -ldeflate -llzo2 -lsnappy -lzstd
 
 ifeq ($(FUZZ),1)
 # FUZZ=1 (make fuzz sets it): every object gets libFuzzer's coverage hooks, for tests/fuzz.
@@ -97,9 +97,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/mkvmcore: $(wildcard tests/gen/*.c tests/gen/*.h)
+# The sample vmlinux's DWARF (mkvmcore --vmlinux carries it): the kernel's
+# types in C, compiled with -g, never with the sanitizers.
+VMLINUX_TYPES := $(BUILD)/tests/vmlinux-types.so
+$(VMLINUX_TYPES): tests/gen/vmlinux_types.c tests/gen/vmlinux_types.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/gen -o $@ $(filter %.c,$^) $(ALL_LDFLAGS) -lelf -lbpf
+	$(CC) -g -O0 -fno-eliminate-unused-debug-types -shared -nostdlib -fPIC -o $@ $<
+
+$(BUILD)/tests/mkvmcore: $(filter-out tests/gen/vmlinux_types.c,$(wildcard tests/gen/*.c tests/gen/*.h)) $(VMLINUX_TYPES)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/gen -DMKVMCORE_VMLINUX_TYPES='"$(VMLINUX_TYPES)"' -o $@ $(filter %.c,$^) \
+		$(ALL_LDFLAGS) -lelf -lbpf
 
 $(BUILD)/tests/dumpread: tests/tools/dumpread.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)

@@ -32,6 +32,7 @@
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
 #include "kernel/printk.h"
+#include "kernel/vmlinux.h"
 #include "memory/reader.h"
 #include "output/elf_writer.h"
 #include "output/flat.h"
@@ -42,6 +43,7 @@
 #include "output/split.h"
 #include "output/split_reassemble.h"
 #include "output/unreadable_pages.h"
+#include "output/vmcoreinfo_writer.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
 #include "scan/unused_vmemmap.h"
@@ -64,6 +66,7 @@ struct mdf_context {
 	struct vmcoreinfo *vmcoreinfo;
 	struct memory *memory;
 	struct kernel *kernel;        /* VMCOREINFO, kallsyms and BTF, loaded as asked for */
+	struct vmlinux *vmlinux;      /* -x */
 };
 
 /*
@@ -130,6 +133,10 @@ static int open_memory(struct mdf_context *ctx)
 	err = memory_open(ctx->input, arch, ctx->vmcoreinfo, &ctx->memory);
 	if (!err)
 		err = kernel_new(ctx->memory, ctx->vmcoreinfo, &ctx->kernel);
+	if (!err && ctx->opt.vmlinux)
+		err = vmlinux_open(ctx->opt.vmlinux, &ctx->vmlinux);
+	if (!err && ctx->vmlinux)
+		err = kernel_use_vmlinux(ctx->kernel, ctx->vmlinux);
 	return print_error(err);
 }
 
@@ -836,10 +843,32 @@ static int run_eraseinfo(struct mdf_context *ctx)
 	return err;
 }
 
+/* -g: VMCOREINFO from the vmlinux alone, as upstream writes it; no dump is read. */
+static int run_generate_vmcoreinfo(struct mdf_context *ctx)
+{
+	struct outfile out;
+	struct mdf_error *err = vmlinux_open(ctx->opt.vmlinux, &ctx->vmlinux);
+
+	if (!err)
+		err = outfile_create(&out, ctx->opt.output, true);
+	if (err)
+		return print_error(err);
+	err = vmcoreinfo_write(ctx->vmlinux, out.stream);
+	if (err) {
+		outfile_abort(&out);
+		return print_error(err);
+	}
+	err = outfile_finish(&out);
+	if (!err)
+		msg_info("\nThe vmcoreinfo is saved to %s.", ctx->opt.output);
+	return print_error(err);
+}
+
 static void close_context(struct mdf_context *ctx)
 {
 	erase_config_free(ctx->erase_config);
 	kernel_free(ctx->kernel);
+	vmlinux_close(ctx->vmlinux);
 	memory_close(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);
@@ -975,6 +1004,10 @@ int main(int argc, char **argv)
 	case MODE_ERASEINFO:
 		err = run_eraseinfo(&ctx);
 		break;
+	case MODE_GENERATE_VMCOREINFO:
+		err = run_generate_vmcoreinfo(&ctx);
+		report_finished(!err);
+		break;
 	case MODE_MEM_USAGE:
 		err = run_mem_usage(&ctx);
 		/* Upstream says only when the table could not be made. */
@@ -984,5 +1017,6 @@ int main(int argc, char **argv)
 	}
 out:
 	close_context(&ctx);
-	return err ? EXIT_FAILURE : EXIT_SUCCESS;
+	/* Upstream's status for a kernel file that is not the dump's. */
+	return err == -MDF_EWRONGKERNEL ? 2 : err ? EXIT_FAILURE : EXIT_SUCCESS;
 }

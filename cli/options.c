@@ -113,6 +113,7 @@ void options_print_usage(FILE *out)
 		"  makedumpfile --dump-dmesg [--partial-dmesg] [-i VMCOREINFO] VMCORE LOGFILE\n"
 		"  makedumpfile --mem-usage [-i VMCOREINFO] VMCORE   (/proc/kcore on a live system)\n"
 		"  makedumpfile --eraseinfo DUMPFILE\n"
+		"  makedumpfile -g VMCOREINFO -x VMLINUX\n"
 		"  makedumpfile --dump-kallsyms [-i VMCOREINFO] VMCORE [OUTFILE]\n"
 		"  makedumpfile --dump-type [MODULE:]NAME[.MEMBER...][,...] [-i VMCOREINFO] VMCORE\n"
 		"  makedumpfile --check-params OPTIONS...   (check the options and stop)\n"
@@ -132,6 +133,9 @@ void options_print_usage(FILE *out)
 		"  -e                 leave out the pages of struct pages that describe only\n"
 		"                     pages left out (kdump-compressed dumps)\n"
 		"  -i VMCOREINFO      read VMCOREINFO from this file instead of the dump\n"
+		"  -x VMLINUX         take the kernel's symbols and types from this vmlinux (with\n"
+		"                     DWARF), which must be the dump's kernel\n"
+		"  -g VMCOREINFO      write the VMCOREINFO of the vmlinux -x gives to this file\n"
 		"  -b ORDER           accepted for compatibility (write buffering is automatic)\n"
 		"  -D                 print debugging messages\n"
 		"  --check-params     check the options as a run would, then stop: read nothing,\n"
@@ -312,6 +316,8 @@ static const char *mode_option(enum mdf_mode mode)
 		return "--eraseinfo";
 	case MODE_SPLIT:
 		return "--split";
+	case MODE_GENERATE_VMCOREINFO:
+		return "-g";
 	default:
 		return "this mode";
 	}
@@ -370,7 +376,7 @@ static int parse_dump_arguments(int argc, char **argv, struct mdf_options *opt,
 	if (modes->reassemble_split) {
 		opt->mode = MODE_REASSEMBLE_SPLIT;
 		if (positional < 2 || opt->codec || opt->dump_level || opt->elf || opt->flatten ||
-		    opt->vmcoreinfo_file || opt->split)
+		    opt->vmcoreinfo_file || opt->vmlinux || opt->split)
 			return invalid_command_line();
 		opt->dumpfiles = argv + optind;
 		opt->nr_dumpfiles = (unsigned int)positional - 1;
@@ -421,6 +427,15 @@ static int parse_mode(int argc, char **argv, struct mdf_options *opt, const stru
 {
 	int positional = argc - optind;
 
+	/* As upstream: -g takes -x alone; VMCOREINFO comes from -i or -x, not both. */
+	if (opt->mode == MODE_GENERATE_VMCOREINFO)
+		return positional || !opt->vmlinux || opt->codec || opt->dump_level || opt->elf ||
+				       opt->flatten || opt->vmcoreinfo_file || modes->reassemble_flat
+			       ? invalid_command_line()
+			       : 0;
+	if (opt->vmlinux && opt->vmcoreinfo_file)
+		return invalid_command_line();
+
 	if (modes->reassemble_flat) {
 		opt->mode = MODE_REASSEMBLE_FLAT;
 		if (positional != 1) {
@@ -428,9 +443,10 @@ static int parse_mode(int argc, char **argv, struct mdf_options *opt, const stru
 			return invalid_command_line();
 		}
 		/* The stream decides the format: upstream refuses options that would choose it. */
-		if (opt->codec || opt->dump_level || opt->elf || opt->vmcoreinfo_file || opt->flatten) {
+		if (opt->codec || opt->dump_level || opt->elf || opt->vmcoreinfo_file || opt->vmlinux ||
+		    opt->flatten) {
 			msg_error("-R writes the dump the flattened stream holds: -c, -l, -p, -z, -d, "
-				  "-E, -F and -i cannot be used with it.");
+				  "-E, -F, -i and -x cannot be used with it.");
 			return invalid_command_line();
 		}
 		opt->output = argv[optind];
@@ -479,7 +495,7 @@ int options_parse(int argc, char **argv, struct mdf_options *opt)
 	opt->message_level = ML_DEFAULT;
 	opt->codec = CODEC_NONE;
 	opt->dump_level = 0;
-	while ((c = getopt_long(argc, argv, "b:cDd:eEFfhi:lL:pRvXz", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:cDd:eEFfg:hi:lL:pRvXx:z", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (parse_option_number(optarg, 0, 30, "Block order", &value))
@@ -519,8 +535,15 @@ int options_parse(int argc, char **argv, struct mdf_options *opt)
 		case 'h':
 			opt->mode = MODE_HELP;
 			return 0;
+		case 'g':
+			opt->mode = MODE_GENERATE_VMCOREINFO;
+			opt->output = optarg;
+			break;
 		case 'i':
 			opt->vmcoreinfo_file = optarg;
+			break;
+		case 'x':
+			opt->vmlinux = optarg;
 			break;
 		case 'L':
 			if (parse_size_limit(optarg, &opt->size_limit))
@@ -661,7 +684,7 @@ static bool same_file(const char *a, const char *b)
 
 int options_check_files(const struct mdf_options *opt)
 {
-	const char *inputs[] = { opt->vmcore, opt->vmcoreinfo_file, opt->config_path };
+	const char *inputs[] = { opt->vmcore, opt->vmcoreinfo_file, opt->config_path, opt->vmlinux };
 	bool split_writes = opt->mode == MODE_SPLIT;
 
 	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {

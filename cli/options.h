@@ -32,6 +32,7 @@ enum mdf_mode {
 	MODE_DUMP_DMESG,        /* --dump-dmesg VMCORE LOGFILE */
 	MODE_MEM_USAGE,         /* --mem-usage VMCORE */
 	MODE_ERASEINFO,         /* --eraseinfo DUMPFILE */
+	MODE_GENERATE_VMCOREINFO,  /* -g VMCOREINFO -x VMLINUX */
 	MODE_VERSION,
 	MODE_HELP,
 };
@@ -41,6 +42,7 @@ struct mdf_options {
 	const char *vmcore;
 	const char *output;           /* dump file or listing; NULL: stdout */
 	const char *vmcoreinfo_file;  /* -i */
+	const char *vmlinux;          /* -x: symbols and types from its symbol table and DWARF */
 	bool force;                   /* -f */
 	bool flatten;                 /* -F */
 	bool elf;                     /* -E */

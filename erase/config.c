@@ -1481,11 +1481,10 @@ struct mdf_error *erase_config_resolve(const struct erase_config *cfg, struct me
 	size_t skipped_section = SIZE_MAX;
 	uint64_t before = erase_set_bytes(set);
 	struct mdf_error *error;
-	struct kallsyms *ks;
 	int err = 0;
 
 	/* Module symbols when there are any: the kernel's alone otherwise. */
-	if (mdf_error_drop(kernel_modules(kernel, &r.modules)) && (error = kernel_kallsyms(kernel, &ks)))
+	if (mdf_error_drop(kernel_modules(kernel, &r.modules)) && (error = kernel_symbols_ready(kernel)))
 		return mdf_error_wrap(error, "%s: the dump's kallsyms are needed to resolve the filter config",
 				      cfg->path);
 	if (mdf_error_drop(kernel_btf(kernel, &r.btf))) {

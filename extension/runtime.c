@@ -62,13 +62,12 @@ int flag_strerr_message;
  */
 void extension_runtime_prepare(const struct extension_env *env)
 {
-	struct kallsyms *ks;
 	struct btf_info *btf;
 	const struct btf *vmlinux;
 	struct modules *mods;
 	struct mdf_error *err;
 
-	err = kernel_kallsyms(env->kernel, &ks);
+	err = kernel_symbols_ready(env->kernel);
 	if (err) {
 		msg_warn("%s: extensions will find no kernel symbols", mdf_error_text(err));
 		mdf_error_free(err);

@@ -15,6 +15,10 @@
  * itself.  Every size read from the dump is bounded before it sizes an
  * allocation, and the list walk stops at a bad link (kernel_list.c).
  *
+ * With -x VMLINUX, vmlinux's types are made from that file's DWARF
+ * (kernel/dwarf.c) and the modules' BTF is split on the dump's own
+ * vmlinux BTF, loaded for that alone: their type ids continue its ids.
+ *
  * libbpf finds a type by name with a scan of every type; a lookup here
  * instead goes through a hash of the names of each BTF, built once when
  * that BTF is parsed: about 100,000 types for vmlinux.
@@ -30,6 +34,7 @@
 
 #include "kernel/btf.h"
 #include "kernel/list.h"
+#include "kernel/vmlinux.h"
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -91,6 +96,8 @@ struct btf_info {
 	struct memory *mem;
 	struct btf_location loc;
 	struct btf_unit vmlinux;
+	/* With -x: the dump's own vmlinux BTF, which the modules' BTF is split on. */
+	struct btf_unit dump_vmlinux;
 	struct btf_unit *modules;
 	size_t nr_modules, cap_modules;
 	bool modules_listed;
@@ -122,6 +129,8 @@ struct mdf_error *btf_info_new(struct memory *mem, const struct btf_location *lo
 	bi->loc = *loc;
 	strcpy(bi->vmlinux.name, "vmlinux");
 	bi->vmlinux.first_id = 1;
+	strcpy(bi->dump_vmlinux.name, "vmlinux");
+	bi->dump_vmlinux.first_id = 1;
 	libbpf_set_print(print_libbpf);
 	*out = bi;
 	return NULL;
@@ -147,6 +156,7 @@ void btf_info_free(struct btf_info *bi)
 	free(bi->modules);
 	mdf_error_free(bi->modules_err);
 	/* Modules' BTFs are split on vmlinux's: it goes last. */
+	unit_release(&bi->dump_vmlinux);
 	unit_release(&bi->vmlinux);
 	free(bi);
 }
@@ -420,15 +430,36 @@ static struct mdf_error *check_names(const struct btf_unit *unit)
 	return NULL;
 }
 
+static struct mdf_error *load_dump_vmlinux(struct btf_info *bi, struct btf_unit *unit);
+
+/* The BTF the modules' BTF is split on: the dump's vmlinux BTF, loaded. */
+static struct mdf_error *module_base(struct btf_info *bi, struct btf **base)
+{
+	struct btf_unit *unit = bi->loc.vmlinux ? &bi->dump_vmlinux : &bi->vmlinux;
+	struct mdf_error *err = load_dump_vmlinux(bi, unit);
+
+	if (err)
+		return mdf_error_wrap(err, "the BTF of modules is split on the dump's vmlinux BTF");
+	*base = unit->btf;
+	return NULL;
+}
+
 static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 {
-	struct btf *base = unit == &bi->vmlinux ? NULL : bi->vmlinux.btf;
-	struct mdf_error *err;
+	bool from_dwarf = unit == &bi->vmlinux && bi->loc.vmlinux;
+	bool is_module = unit != &bi->vmlinux && unit != &bi->dump_vmlinux;
+	struct btf *base = NULL;
+	struct mdf_error *err = NULL;
 
 	if (unit->tried)
 		return mdf_error_copy(unit->err);
 	unit->tried = true;
-	err = base ? new_split_btf(bi, unit, base) : new_vmlinux_btf(bi, unit);
+	if (is_module)
+		err = module_base(bi, &base);
+	if (!err)
+		err = from_dwarf ? vmlinux_types(bi->loc.vmlinux, &unit->btf)
+		      : base	 ? new_split_btf(bi, unit, base)
+				 : new_vmlinux_btf(bi, unit);
 	if (!err) {
 		unit->first_id = base ? btf__type_cnt(base) : 1;
 		err = check_type_ids(unit);
@@ -437,7 +468,10 @@ static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 		err = check_names(unit);
 	if (!err)
 		err = build_index(unit, false, &unit->types);
-	if (!err)
+	if (!err && from_dwarf)
+		msg_debug("BTF of %s, from the DWARF of %s: types %" PRIu32 "..%" PRIu32, unit->name,
+			  vmlinux_path(bi->loc.vmlinux), unit->first_id, btf__type_cnt(unit->btf) - 1);
+	else if (!err)
 		msg_debug("BTF of %s: %" PRIu32 " bytes, types %" PRIu32 "..%" PRIu32, unit->name,
 			  unit->data_size, unit->first_id, btf__type_cnt(unit->btf) - 1);
 	if (err) {
@@ -448,9 +482,9 @@ static struct mdf_error *load_unit(struct btf_info *bi, struct btf_unit *unit)
 	return mdf_error_copy(err);
 }
 
-static struct mdf_error *load_vmlinux(struct btf_info *bi)
+/* Reads and parses the dump's own vmlinux BTF into @unit, once. */
+static struct mdf_error *load_dump_vmlinux(struct btf_info *bi, struct btf_unit *unit)
 {
-	struct btf_unit *unit = &bi->vmlinux;
 	uint64_t start = bi->loc.start, stop = bi->loc.stop;
 
 	if (!unit->tried && !unit->data_size) {
@@ -471,6 +505,12 @@ static struct mdf_error *load_vmlinux(struct btf_info *bi)
 		unit->data_size = (uint32_t)(stop - start);
 	}
 	return load_unit(bi, unit);
+}
+
+/* vmlinux's types: the dump's BTF, or with -x the vmlinux's DWARF. */
+static struct mdf_error *load_vmlinux(struct btf_info *bi)
+{
+	return bi->loc.vmlinux ? load_unit(bi, &bi->vmlinux) : load_dump_vmlinux(bi, &bi->vmlinux);
 }
 
 /* Follows typedefs and qualifiers to the type they name. */
@@ -1054,7 +1094,7 @@ struct mdf_error *btf_info_load_all(struct btf_info *bi)
 
 bool btf_info_present(const struct btf_info *bi)
 {
-	return bi->loc.has_vmlinux;
+	return bi->loc.has_vmlinux || bi->loc.vmlinux;
 }
 
 size_t btf_info_module_count(const struct btf_info *bi)

@@ -8,6 +8,10 @@
  * lookup, the list of module BTFs when a lookup names a module or vmlinux
  * lacks the name, and each module's BTF when a lookup reaches it.
  *
+ * With -x VMLINUX, vmlinux's types come from that file's DWARF instead
+ * (kernel/dwarf.h), made into BTF the first time they are needed; the
+ * modules' BTF stays the dump's, split on the dump's own vmlinux BTF.
+ *
  * A scope names where to look: NULL for vmlinux and then each module in
  * btf_modules order, "vmlinux" for vmlinux alone, or a module's name for
  * that module's types and then vmlinux's (a module's BTF holds only what
@@ -24,17 +28,19 @@ struct btf;
 struct btf_info;
 struct mdf_error;
 struct memory;
+struct vmlinux;
 
-/* Where the kernel keeps its BTF: what its kallsyms say. */
+/* Where the kernel keeps its BTF: what its symbols say. */
 struct btf_location {
-	bool has_vmlinux;        /* kallsyms have __start_BTF and __stop_BTF */
+	bool has_vmlinux;        /* the symbols have __start_BTF and __stop_BTF */
 	uint64_t start;
 	uint64_t stop;
-	bool has_modules;        /* kallsyms have btf_modules */
+	bool has_modules;        /* the symbols have btf_modules */
 	uint64_t btf_modules;
+	struct vmlinux *vmlinux; /* -x: vmlinux's types from its DWARF; NULL: from the dump */
 };
 
-/* Reads nothing yet; @mem must outlive the result. */
+/* Reads nothing yet; @mem and loc->vmlinux must outlive the result. */
 struct mdf_error *btf_info_new(struct memory *mem, const struct btf_location *loc, struct btf_info **out);
 void btf_info_free(struct btf_info *bi);
 
@@ -85,9 +91,9 @@ struct mdf_error *btf_info_describe(struct btf_info *bi, const char *specs, FILE
 				    void (*say)(struct mdf_error *err));
 
 /*
- * Whether the kernel has BTF at all (its kallsyms have __start_BTF and
- * __stop_BTF), without reading it: for optional uses, which go without
- * BTF quietly where the kernel was built without it.
+ * Whether there are types at all (a vmlinux was given, or the kernel's
+ * symbols have __start_BTF and __stop_BTF), without reading them: for
+ * optional uses, which go without quietly where there are none.
  */
 bool btf_info_present(const struct btf_info *bi);
 

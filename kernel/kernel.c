@@ -8,16 +8,23 @@
  * through kallsyms ("modules") and struct module's layout in BTF: each
  * step reads only the one below it, so nothing here is asked while it is
  * being loaded.
+ *
+ * With -x VMLINUX, the kernel's symbols come from the vmlinux's symbol
+ * table, moved by VMCOREINFO's KERNELOFFSET, and vmlinux's types from
+ * its DWARF: kallsyms are then read only to be listed.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "input/vmcoreinfo.h"
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
 #include "kernel/modules.h"
+#include "kernel/vmlinux.h"
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
@@ -34,6 +41,8 @@ struct answer {
 struct kernel {
 	struct memory *mem;
 	const struct vmcoreinfo *vi;
+	struct vmlinux *vmlinux;      /* -x, or NULL */
+	uint64_t kaslr_offset;        /* what the vmlinux's symbols moved by */
 	/* Once loading failed, it is not retried: each who asks gets a copy of the error. */
 	struct kallsyms *kallsyms;
 	struct mdf_error *kallsyms_err;
@@ -86,6 +95,62 @@ void kernel_free(struct kernel *k)
 const struct vmcoreinfo *kernel_vmcoreinfo(const struct kernel *k)
 {
 	return k->vi;
+}
+
+/* The kernel writes BUILD_ID_SIZE_MAX bytes of its build ID, a shorter one padded with zeros. */
+#define VMCOREINFO_BUILD_ID_SIZE 20
+
+/* Whether @vm is the dump's kernel: by build ID where both have one, else by release. */
+static struct mdf_error *check_vmlinux(struct kernel *k)
+{
+	const char *dump_id = vmcoreinfo_get(k->vi, "BUILD-ID");
+	const char *dump_release = vmcoreinfo_get(k->vi, "OSRELEASE");
+	const char *path = vmlinux_path(k->vmlinux);
+	char hex[2 * VMCOREINFO_BUILD_ID_SIZE + 1], release[65];
+	const uint8_t *id;
+	size_t len = vmlinux_build_id(k->vmlinux, &id);
+	struct mdf_error *err;
+	int64_t name_offset;
+
+	if (dump_id && len) {
+		for (size_t i = 0; i < VMCOREINFO_BUILD_ID_SIZE; i++)
+			snprintf(hex + 2 * i, 3, "%02x", i < len ? id[i] : 0);
+		if (strcasecmp(hex, dump_id))
+			return mdf_error(-MDF_EWRONGKERNEL, "%s and the dump don't match: its build ID is %s, "
+					 "the dump's (VMCOREINFO's BUILD-ID) is %.64s", path, hex, dump_id);
+		return NULL;
+	}
+	if (!dump_release) {
+		msg_warn("VMCOREINFO has neither BUILD-ID nor OSRELEASE: whether %s is the dump's kernel "
+			 "is not known", path);
+		return NULL;
+	}
+	/* Older kernels began struct uts_namespace with a struct kref: upstream's guess too. */
+	if (!kernel_offset(k, "uts_namespace.name", &name_offset))
+		name_offset = sizeof(int);
+	err = vmlinux_release(k->vmlinux, (uint64_t)name_offset, release, sizeof(release));
+	if (err)
+		return mdf_error_wrap(err, "cannot tell whether %s is the dump's kernel", path);
+	if (strcmp(release, dump_release))
+		return mdf_error(-MDF_EWRONGKERNEL, "%s and the dump don't match: it is release %s, the dump's "
+				 "(VMCOREINFO's OSRELEASE) is %.64s", path, release, dump_release);
+	return NULL;
+}
+
+struct mdf_error *kernel_use_vmlinux(struct kernel *k, struct vmlinux *vm)
+{
+	const char *offset = vmcoreinfo_get(k->vi, "KERNELOFFSET");
+	char *end;
+
+	k->kaslr_offset = 0;
+	if (offset) {
+		errno = 0;
+		k->kaslr_offset = strtoull(offset, &end, 16);
+		if (errno || end == offset || *end)
+			return mdf_error(-MDF_ECORRUPT, "VMCOREINFO's KERNELOFFSET=%.40s is not a hex number", offset);
+	}
+	k->vmlinux = vm;
+	return check_vmlinux(k);
 }
 
 static struct answer *find_answer(struct kernel *k, const char *module, const char *name)
@@ -155,10 +220,22 @@ struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 	return mdf_error_copy(k->kallsyms_err);
 }
 
+struct mdf_error *kernel_symbols_ready(struct kernel *k)
+{
+	struct kallsyms *ks;
+
+	return k->vmlinux ? NULL : kernel_kallsyms(k, &ks);
+}
+
 struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr)
 {
 	struct kallsyms *ks;
-	struct mdf_error *err = kernel_kallsyms(k, &ks);
+	struct mdf_error *err;
+
+	/* A vmlinux's symbols are hashed by name: nothing to gather first. */
+	if (k->vmlinux)
+		return NULL;
+	err = kernel_kallsyms(k, &ks);
 
 	return err ? err : find_kernel_symbols(k, names, nr);
 }
@@ -166,9 +243,12 @@ struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *nam
 /* The kernel's own symbol @name, kept once found or known absent. */
 static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *addr)
 {
-	const struct answer *a = find_answer(k, "vmlinux", name);
+	const struct answer *a;
 	struct kallsyms *ks;
 
+	if (k->vmlinux)
+		return vmlinux_symbol(k->vmlinux, name, k->kaslr_offset, addr);
+	a = find_answer(k, "vmlinux", name);
 	if (!a && (mdf_error_drop(kernel_kallsyms(k, &ks)) || mdf_error_drop(find_kernel_symbols(k, &name, 1)) ||
 		   !(a = find_answer(k, "vmlinux", name))))
 		return false;
@@ -184,11 +264,13 @@ struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out)
 	if (!k->btf && !k->btf_err) {
 		struct kallsyms *ks;
 
-		k->btf_err = kernel_kallsyms(k, &ks);
+		if (!k->vmlinux)
+			k->btf_err = kernel_kallsyms(k, &ks);
 		if (!k->btf_err) {
 			loc.has_vmlinux = kernel_table_lookup(k, "__start_BTF", &loc.start) &&
 					  kernel_table_lookup(k, "__stop_BTF", &loc.stop);
 			loc.has_modules = kernel_table_lookup(k, "btf_modules", &loc.btf_modules);
+			loc.vmlinux = k->vmlinux;
 			k->btf_err = btf_info_new(k->mem, &loc, &k->btf);
 		}
 	}
@@ -262,6 +344,23 @@ static bool fallback_usable(struct kernel *k, bool need_btf)
 
 	if (k->no_kallsyms || (need_btf && k->no_btf))
 		return false;
+	if (k->vmlinux) {
+		const struct btf *types;
+		struct mdf_error *err = NULL;
+
+		if (!need_btf)
+			return true;
+		err = kernel_btf(k, &btf);
+		if (!err)
+			err = btf_info_scope_btf(btf, "vmlinux", &types);
+		/* Asked for with -x: why it cannot answer is said, once. */
+		if (err) {
+			msg_warn("%s: VMCOREINFO's missing lines cannot come from its DWARF", mdf_error_text(err));
+			mdf_error_free(err);
+			k->no_btf = true;
+		}
+		return !err;
+	}
 	if (!k->kallsyms && !kallsyms_in_vmcoreinfo(k->vi)) {
 		msg_debug("VMCOREINFO does not locate kallsyms: "
 			  "its missing lines cannot come from kallsyms or BTF");
@@ -280,6 +379,17 @@ static bool fallback_usable(struct kernel *k, bool need_btf)
 		return false;
 	}
 	return true;
+}
+
+/* Where the fallback's answers come from, for the debug lines that say so. */
+static const char *symbol_source(const struct kernel *k)
+{
+	return k->vmlinux ? "the vmlinux" : "kallsyms";
+}
+
+static const char *type_source(const struct kernel *k)
+{
+	return k->vmlinux ? "DWARF" : "BTF";
 }
 
 /* vmlinux's BTF answer for @path, or false; silent, as VMCOREINFO's users say what is missing. */
@@ -308,12 +418,12 @@ static bool fallback_symbol(struct kernel *k, const char *name, uint64_t *value)
 			mdf_error_free(err);
 			return false;
 		}
-		msg_debug("SYMBOL(mem_section) from kallsyms, the pointer at 0x%" PRIx64 ": %" PRIx64, addr,
+		msg_debug("SYMBOL(mem_section) from %s, the pointer at 0x%" PRIx64 ": %" PRIx64, symbol_source(k), addr,
 			  *value);
 		return true;
 	}
 	*value = addr;
-	msg_debug("SYMBOL(%s) from kallsyms: %" PRIx64, name, *value);
+	msg_debug("SYMBOL(%s) from %s: %" PRIx64, name, symbol_source(k), *value);
 	return true;
 }
 
@@ -324,7 +434,7 @@ static bool fallback_size(struct kernel *k, const char *type, int64_t *value)
 	if (!btf_answer(k, type, &r) || r.kind != BTF_INFO_TYPE)
 		return false;
 	*value = r.size;
-	msg_debug("SIZE(%s) from BTF: %" PRId64, type, *value);
+	msg_debug("SIZE(%s) from %s: %" PRId64, type, type_source(k), *value);
 	return true;
 }
 
@@ -336,7 +446,7 @@ static bool fallback_offset(struct kernel *k, const char *type_member, int64_t *
 	if (!btf_answer(k, type_member, &r) || r.kind != BTF_INFO_MEMBER || r.bitfield_size)
 		return false;
 	*value = (int64_t)(r.bit_offset / 8);
-	msg_debug("OFFSET(%s) from BTF: %" PRId64, type_member, *value);
+	msg_debug("OFFSET(%s) from %s: %" PRId64, type_member, type_source(k), *value);
 	return true;
 }
 
@@ -349,7 +459,7 @@ static bool fallback_length(struct kernel *k, const char *name, int64_t *value)
 	    r.array_length < 0)
 		return false;
 	*value = r.array_length;
-	msg_debug("LENGTH(%s) from BTF: %" PRId64, name, *value);
+	msg_debug("LENGTH(%s) from %s: %" PRId64, name, type_source(k), *value);
 	return true;
 }
 
@@ -395,7 +505,7 @@ static bool fallback_number(struct kernel *k, const char *name, int64_t *value)
 			*value = (int64_t)(1ull << r.value);
 		else
 			*value = (int32_t)((uint32_t)r.value << 24);
-		msg_debug("NUMBER(%s) from BTF (%s %s): %" PRId64, name, constant,
+		msg_debug("NUMBER(%s) from %s (%s %s): %" PRId64, name, type_source(k), constant,
 			  derived_numbers[i].how == BIT_MASK ? "as a bit mask" : "<< 24", *value);
 		return true;
 	}
@@ -410,7 +520,7 @@ static bool fallback_number(struct kernel *k, const char *name, int64_t *value)
 	if (!btf_answer(k, path, &r) || r.kind != BTF_INFO_ENUM_VALUE)
 		return false;
 	*value = r.value;
-	msg_debug("NUMBER(%s) from BTF: %" PRId64, name, *value);
+	msg_debug("NUMBER(%s) from %s: %" PRId64, name, type_source(k), *value);
 	return true;
 }
 

@@ -25,12 +25,22 @@ struct mdf_error;
 struct memory;
 struct modules;
 struct vmcoreinfo;
+struct vmlinux;
 
 /* Reads nothing yet; @mem and @vi must outlive the result. */
 struct mdf_error *kernel_new(struct memory *mem, const struct vmcoreinfo *vi, struct kernel **out);
 void kernel_free(struct kernel *k);
 
 const struct vmcoreinfo *kernel_vmcoreinfo(const struct kernel *k);
+
+/*
+ * -x VMLINUX: the kernel's symbols and types from @vm (which must outlive
+ * @k) from now on, moved by VMCOREINFO's KERNELOFFSET.  First @vm must be
+ * the dump's kernel: the same build ID as VMCOREINFO's BUILD-ID where
+ * both have one, else the same release as its OSRELEASE; an error of
+ * code -MDF_EWRONGKERNEL when it is not.
+ */
+struct mdf_error *kernel_use_vmlinux(struct kernel *k, struct vmlinux *vm);
 
 /*
  * VMCOREINFO's SYMBOL(), SIZE(), OFFSET(), LENGTH() and NUMBER() facts;
@@ -67,6 +77,12 @@ struct mdf_error *kernel_symbol_address(struct kernel *k, const char *module, co
  * each.  A hint: an error is one loading kallsyms.
  */
 struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr);
+
+/*
+ * Whether the kernel's own symbols can be looked up: none to load with a
+ * vmlinux (-x), else the error of opening kallsyms.
+ */
+struct mdf_error *kernel_symbols_ready(struct kernel *k);
 
 /* Each loads what it returns on the first call. */
 struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out);

@@ -728,7 +728,6 @@ struct mdf_error *walk_tasks(struct walk_ctx *w, struct mdf_error *(*cb)(const s
 			     void *arg)
 {
 	struct task_walk tw = { .w = w, .cb = cb, .arg = arg };
-	struct kallsyms *ks;
 	uint64_t init_task;
 	struct mdf_error *err;
 
@@ -742,7 +741,7 @@ struct mdf_error *walk_tasks(struct walk_ctx *w, struct mdf_error *(*cb)(const s
 	if (!err)
 		err = member_sized(w, "task_struct.mm", 8, &tw.mm);
 	if (!err)
-		err = kernel_kallsyms(w->kernel, &ks);
+		err = kernel_symbols_ready(w->kernel);
 	if (err)
 		return err;
 	if (kernel_symbol_address(w->kernel, "vmlinux", "init_task", &init_task))

@@ -79,6 +79,8 @@ const char *mdf_strerror(int err)
 		return "corrupt data";
 	case MDF_EUNREADABLE:
 		return "page unreadable in the dump";
+	case MDF_EWRONGKERNEL:
+		return "the vmlinux is not the dump's kernel";
 	default:
 		return strerror(err < 0 ? -err : err);
 	}

@@ -35,6 +35,8 @@
  * decompress): the page source zeroed it and keeps what went wrong.
  */
 #define MDF_EUNREADABLE EUCLEAN
+/* The vmlinux given (-x) is not the dump's kernel: upstream exits with status 2 for it. */
+#define MDF_EWRONGKERNEL EMEDIUMTYPE
 
 void msg_set_level(int level);
 int msg_level(void);

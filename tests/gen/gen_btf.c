@@ -293,6 +293,45 @@ uint32_t bt_off(const char *type, const char *path)
 	return off;
 }
 
+/* The bytes of a type string of the table, arrays included. */
+static uint32_t type_string_size(const char *type)
+{
+	static const struct {
+		const char *name;
+		uint32_t size;
+	} scalars[] = { { "char", 1 }, { "u8", 1 }, { "bool", 1 }, { "u16", 2 }, { "u32", 4 },
+			{ "int", 4 }, { "u64", 8 }, { "long", 8 }, { "ptr", 8 } };
+	const char *bracket = strchr(type, '['), *space = strchr(type, ' ');
+	size_t len = bracket ? (size_t)(bracket - type) : strlen(type);
+	uint32_t size = 0;
+
+	if (space && !strncmp(type, "enum ", 5))
+		size = 4;
+	else if (space)
+		size = bt_size(strndupa(space + 1, (size_t)(type + len - space - 1)));
+	for (size_t i = 0; !space && i < sizeof(scalars) / sizeof(scalars[0]); i++)
+		if (strlen(scalars[i].name) == len && !strncmp(type, scalars[i].name, len))
+			size = scalars[i].size;
+	if (!size)
+		die("internal: type string %s", type);
+	return bracket ? size * (uint32_t)atoi(bracket + 1) : size;
+}
+
+void btf_write_facts(FILE *f)
+{
+	for (size_t i = 0; i < NTYPES; i++) {
+		const struct tdef *d = &types[i];
+
+		if (!(d->where & IN_VMLINUX) || d->name[0] == '.')
+			continue;
+		fprintf(f, "btf_type %s %u\n", d->name, d->size);
+		for (int m = 0; m < MAX_FIELDS && d->f[m].name; m++)
+			if (*d->f[m].name)
+				fprintf(f, "btf_member %s.%s %u %u\n", d->name, d->f[m].name, d->f[m].off,
+					type_string_size(d->f[m].type));
+	}
+}
+
 /* ---- building ---- */
 
 struct named_id {

@@ -76,6 +76,27 @@ static void put_sym(struct gen *g, struct buf *b, const char *name)
 	buf_printf(b, "SYMBOL(%s)=%" PRIx64 "\n", name, ksym_addr(g, name));
 }
 
+/* --vmcoreinfo-drop: the lines that start with one of the prefixes go. */
+static void drop_lines(const struct gen *g, struct buf *b)
+{
+	size_t kept = 0;
+
+	for (size_t at = 0; at < b->len;) {
+		const char *line = (const char *)b->p + at;
+		const char *nl = memchr(line, '\n', b->len - at);
+		size_t len = nl ? (size_t)(nl - line) + 1 : b->len - at;
+		bool drop = false;
+
+		for (int i = 0; i < g->nvmcoreinfo_drop; i++)
+			drop |= !strncmp(line, g->vmcoreinfo_drop[i], strlen(g->vmcoreinfo_drop[i]));
+		if (!drop)
+			memmove(b->p + kept, line, len);
+		kept += drop ? 0 : len;
+		at += len;
+	}
+	b->len = kept;
+}
+
 /* The key set and order of a Debian 6.1 kernel's VMCOREINFO. */
 void vmcoreinfo_build(struct gen *g)
 {
@@ -162,9 +183,24 @@ void vmcoreinfo_build(struct gen *g)
 	struct buf b = { NULL, 0 };
 	uint64_t rng = g->seed ^ 0x6275696c642d6964ULL;
 
+	uint64_t draw[3];
+
+	/* Three numbers, laid out last first as the build ID was always made from them. */
+	for (int i = 0; i < 3; i++)
+		draw[i] = rng_next(&rng);
+	for (int j = 0; j < 8; j++) {
+		g->build_id[j] = (uint8_t)(draw[2] >> (56 - 8 * j));
+		g->build_id[8 + j] = (uint8_t)(draw[1] >> (56 - 8 * j));
+	}
+	for (int j = 0; j < 4; j++)
+		g->build_id[16 + j] = (uint8_t)(draw[0] >> (24 - 8 * j));
 	buf_printf(&b, "OSRELEASE=%s\n", g->osrelease);
-	buf_printf(&b, "BUILD-ID=%016" PRIx64 "%016" PRIx64 "%08" PRIx32 "\n",
-		   rng_next(&rng), rng_next(&rng), (uint32_t)rng_next(&rng));
+	if (!g->no_build_id) {
+		buf_printf(&b, "BUILD-ID=");
+		for (size_t i = 0; i < sizeof(g->build_id); i++)
+			buf_printf(&b, "%02x", g->build_id[i]);
+		buf_printf(&b, "\n");
+	}
 	buf_printf(&b, "PAGESIZE=%" PRIu64 "\n", PAGE_SIZE);
 	put_sym(g, &b, "init_uts_ns");
 	buf_printf(&b, "OFFSET(uts_namespace.name)=0\n");
@@ -211,6 +247,7 @@ void vmcoreinfo_build(struct gen *g)
 	/* appended by crash_save_vmcoreinfo() at panic, so only with kdump */
 	if (g->layout == LAYOUT_KEXEC)
 		buf_printf(&b, "CRASHTIME=%" PRId64 "\n", g->crashtime);
+	drop_lines(g, &b);
 	g->vmcoreinfo = (char *)b.p;
 	g->vmcoreinfo_len = b.len;
 }

@@ -219,6 +219,11 @@ static void usage(FILE *f)
 "  --facts FILE            ground truth, see tests/gen/README.md\n"
 "  --kallsyms-out FILE     the kernel symbols in /proc/kallsyms form\n"
 "  --vmcoreinfo-out FILE   the VMCOREINFO note text\n"
+"  --vmlinux FILE          the kernel's vmlinux, with its symbols, build ID and\n"
+"                          DWARF (tests/gen/vmlinux_types.h)\n"
+"  --no-build-id           no BUILD-ID in VMCOREINFO, no build ID note in the vmlinux\n"
+"  --vmcoreinfo-drop PREFIX  leave out VMCOREINFO's lines that start with PREFIX\n"
+"                          (repeatable)\n"
 "  --amdgpu                tasks with VMA maple trees, DRM devices and files,\n"
 "                          amdgpu and drm-shmem buffers, the modules drm,\n"
 "                          drm_shmem_helper and amdgpu with split BTF, vmlinux\n"
@@ -229,7 +234,7 @@ static void parse_options(struct gen *g, int argc, char **argv)
 {
 	enum { O_LAYOUT = 256, O_RAM, O_HOLE, O_CRASHK, O_SPARSE, O_PAGING, O_KALLSYMS,
 	       O_KASLR, O_KPHYS, O_SEED, O_PAGES, O_CPUS, O_OSREL, O_CTIME,
-	       O_FACTS, O_KSOUT, O_VIOUT, O_AMDGPU, O_HELP };
+	       O_FACTS, O_KSOUT, O_VIOUT, O_AMDGPU, O_VMLINUX, O_NO_BUILD_ID, O_VI_DROP, O_HELP };
 	static const struct option opts[] = {
 		{ "layout", required_argument, NULL, O_LAYOUT },
 		{ "ram", required_argument, NULL, O_RAM },
@@ -249,6 +254,9 @@ static void parse_options(struct gen *g, int argc, char **argv)
 		{ "kallsyms-out", required_argument, NULL, O_KSOUT },
 		{ "vmcoreinfo-out", required_argument, NULL, O_VIOUT },
 		{ "amdgpu", no_argument, NULL, O_AMDGPU },
+		{ "vmlinux", required_argument, NULL, O_VMLINUX },
+		{ "no-build-id", no_argument, NULL, O_NO_BUILD_ID },
+		{ "vmcoreinfo-drop", required_argument, NULL, O_VI_DROP },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -343,6 +351,17 @@ static void parse_options(struct gen *g, int argc, char **argv)
 			break;
 		case O_AMDGPU:
 			g->amdgpu = true;
+			break;
+		case O_VMLINUX:
+			g->vmlinux_path = optarg;
+			break;
+		case O_NO_BUILD_ID:
+			g->no_build_id = true;
+			break;
+		case O_VI_DROP:
+			if (g->nvmcoreinfo_drop == (int)(sizeof(g->vmcoreinfo_drop) / sizeof(g->vmcoreinfo_drop[0])))
+				die("at most 16 --vmcoreinfo-drop options");
+			g->vmcoreinfo_drop[g->nvmcoreinfo_drop++] = optarg;
 			break;
 		case O_HELP:
 			usage(stdout);
@@ -588,8 +607,10 @@ static void write_facts(struct gen *g)
 			fprintf(f, "compound %#" PRIx64 " %d %s\n", pfn,
 				p->order, cat_name(p->cat));
 	}
-	if (g->amdgpu)
+	if (g->amdgpu) {
 		gpu_write_facts(g, f);
+		btf_write_facts(f);
+	}
 	for (char *line = g->dmesg, *nl; line && *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		fprintf(f, "dmesg %.*s\n", (int)(nl - line), line);
@@ -646,6 +667,8 @@ int main(int argc, char **argv)
 
 	vmcoreinfo_build(g);
 	elf_write(g);
+	if (g->vmlinux_path)
+		vmlinux_write(g);
 
 	if (g->facts_path)
 		write_facts(g);

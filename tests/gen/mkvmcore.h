@@ -131,6 +131,7 @@ struct gen {
 	/* options */
 	const char *out_path, *facts_path, *kallsyms_path, *pages_path;
 	const char *vmcoreinfo_path, *osrelease;
+	const char *vmlinux_path;	/* --vmlinux */
 	enum layout layout;
 	uint64_t ram_size;
 	struct range holes[MAX_HOLES];
@@ -146,6 +147,9 @@ struct gen {
 	int ncpus;
 	int64_t crashtime;
 	bool amdgpu;		/* --amdgpu: tasks, DRM, GPU buffers, modules */
+	bool no_build_id;	/* --no-build-id: none in VMCOREINFO nor the vmlinux */
+	const char *vmcoreinfo_drop[16];	/* --vmcoreinfo-drop: line prefixes left out */
+	int nvmcoreinfo_drop;
 
 	/* physical memory: the kernel's RAM and what the dump file holds */
 	struct range ram[MAX_RANGES];
@@ -204,6 +208,7 @@ struct gen {
 
 	char *vmcoreinfo;
 	size_t vmcoreinfo_len;
+	uint8_t build_id[20];		/* the kernel's, BUILD_ID_SIZE_MAX bytes */
 
 	/* --amdgpu: raw BTF, and what gen_gpu.c built */
 	void *btf[BTF_NR];
@@ -293,6 +298,8 @@ void printk_fill(struct gen *g);
 void btf_build(struct gen *g);
 uint32_t bt_size(const char *type);
 uint32_t bt_off(const char *type, const char *path);
+/* "btf_type NAME SIZE" and "btf_member NAME.MEMBER OFFSET SIZE" of vmlinux's named types */
+void btf_write_facts(FILE *f);
 
 /* gen_gpu.c: the --amdgpu layout */
 void gpu_build(struct gen *g);
@@ -303,5 +310,8 @@ void gpu_free(struct gen *g);
 /* gen_elf.c */
 void vmcoreinfo_build(struct gen *g);
 void elf_write(struct gen *g);
+
+/* gen_vmlinux.c */
+void vmlinux_write(struct gen *g);
 
 #endif
