@@ -15,6 +15,7 @@
 
 #include "input/vmcoreinfo.h"
 #include "kernel/btf.h"
+#include "kernel/image_search.h"
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
 #include "kernel/modules.h"
@@ -47,6 +48,19 @@ struct kernel {
 	bool no_btf;
 	struct answer *answers;
 	size_t nr_answers, cap_answers;
+	/* Searches of the kernel image for what kallsyms lack, each tried once (enum image_fallback). */
+	unsigned int searched;
+	unsigned int found_by_search;
+};
+
+/*
+ * Data symbols kallsyms list only with CONFIG_KALLSYMS_ALL, and what
+ * kernel/image_search.h finds in their stead.
+ */
+enum image_fallback {
+	FOUND_BTF = 1,
+	FOUND_INIT_TASK = 2,
+	FOUND_MODULES = 4,
 };
 
 /* What this layer asks of kallsyms itself: found in the pass that opens them. */
@@ -88,7 +102,7 @@ const struct vmcoreinfo *kernel_vmcoreinfo(const struct kernel *k)
 	return k->vi;
 }
 
-static struct answer *find_answer(struct kernel *k, const char *module, const char *name)
+static struct answer *find_answer(const struct kernel *k, const char *module, const char *name)
 {
 	for (size_t i = 0; i < k->nr_answers; i++) {
 		struct answer *a = &k->answers[i];
@@ -163,6 +177,96 @@ struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *nam
 	return err ? err : find_kernel_symbols(k, names, nr);
 }
 
+/* Where the image search starts: VMCOREINFO's _stext, which every kernel since 4.x gives. */
+static bool image_start(struct kernel *k, const char *what, uint64_t *start)
+{
+	if (vmcoreinfo_symbol(k->vi, "_stext", start))
+		return true;
+	msg_debug("%s: kallsyms do not list it and VMCOREINFO has no SYMBOL(_stext) to search the kernel "
+		  "image from", what);
+	return false;
+}
+
+/* Sets the kernel's answer for @name, kept by kernel_kallsyms() as absent. */
+static void answer_from_search(struct kernel *k, const char *name, uint64_t addr)
+{
+	struct answer *a = find_answer(k, "vmlinux", name);
+
+	if (a) {
+		a->found = true;
+		a->addr = addr;
+	}
+}
+
+static void search_btf(struct kernel *k)
+{
+	uint64_t from, start, stop;
+	struct mdf_error *err;
+
+	if (!image_start(k, "vmlinux BTF", &from))
+		return;
+	msg_debug("the kernel's kallsyms have no __start_BTF and __stop_BTF (no CONFIG_KALLSYMS_ALL?): "
+		  "searching the kernel image for vmlinux BTF");
+	err = image_find_btf(k->mem, from, &start, &stop);
+	if (err) {
+		msg_debug("%s", mdf_error_text(err));
+		mdf_error_free(err);
+		return;
+	}
+	answer_from_search(k, "__start_BTF", start);
+	answer_from_search(k, "__stop_BTF", stop);
+	k->found_by_search |= FOUND_BTF;
+}
+
+static void search_data_symbol(struct kernel *k, const char *name, enum image_fallback which)
+{
+	struct btf_info *btf;
+	uint64_t from, addr;
+	struct mdf_error *err;
+
+	if (!image_start(k, name, &from))
+		return;
+	msg_debug("the kernel's kallsyms have no %s (no CONFIG_KALLSYMS_ALL?): searching the kernel image", name);
+	err = kernel_btf(k, &btf);
+	if (!err && !btf_info_present(btf))
+		err = mdf_error(-ENOENT, "without vmlinux BTF, %s cannot be recognised", name);
+	if (!err)
+		err = which == FOUND_INIT_TASK ? image_find_init_task(k->mem, btf, from, &addr)
+					       : image_find_modules(k->mem, btf, from, &addr);
+	if (err) {
+		msg_debug("%s", mdf_error_text(err));
+		mdf_error_free(err);
+		return;
+	}
+	answer_from_search(k, name, addr);
+	k->found_by_search |= which;
+}
+
+/*
+ * A data symbol kallsyms lack, searched for once in the kernel image:
+ * the answer is then kept as if kallsyms had given it.
+ */
+static void search_image(struct kernel *k, const char *name)
+{
+	enum image_fallback which;
+
+	if (!strcmp(name, "__start_BTF") || !strcmp(name, "__stop_BTF"))
+		which = FOUND_BTF;
+	else if (!strcmp(name, "init_task"))
+		which = FOUND_INIT_TASK;
+	else if (!strcmp(name, "modules"))
+		which = FOUND_MODULES;
+	else
+		return;
+	if (k->searched & which)
+		return;
+	k->searched |= which;
+	if (which == FOUND_BTF)
+		search_btf(k);
+	else
+		search_data_symbol(k, name, which);
+}
+
 /* The kernel's own symbol @name, kept once found or known absent. */
 static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *addr)
 {
@@ -172,6 +276,11 @@ static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *ad
 	if (!a && (mdf_error_drop(kernel_kallsyms(k, &ks)) || mdf_error_drop(find_kernel_symbols(k, &name, 1)) ||
 		   !(a = find_answer(k, "vmlinux", name))))
 		return false;
+	if (!a->found) {
+		search_image(k, name);
+		/* The search may have grown the answers: found again. */
+		a = find_answer(k, "vmlinux", name);
+	}
 	if (a->found)
 		*addr = a->addr;
 	return a->found;
@@ -490,16 +599,41 @@ static struct mdf_error *write_symbol(void *ctx, const struct ksym *sym)
 	return written < 0 ? mdf_error_code(-errno) : NULL;
 }
 
+/* Says, as a comment before the symbols, what was found by searching the kernel image. */
+static struct mdf_error *write_search_note(const struct kernel *k, FILE *out)
+{
+	const char *found[3];
+	size_t n = 0;
+
+	if (k->found_by_search & FOUND_BTF)
+		found[n++] = "vmlinux BTF";
+	if (k->found_by_search & FOUND_MODULES)
+		found[n++] = "the modules list";
+	if (k->found_by_search & FOUND_INIT_TASK)
+		found[n++] = "init_task";
+	if (!n)
+		return NULL;
+	if (fprintf(out, "# kallsyms lack data symbols (no CONFIG_KALLSYMS_ALL): %s%s%s%s%s found by "
+		    "searching the kernel image\n", found[0], n > 2 ? ", " : n > 1 ? " and " : "",
+		    n > 1 ? found[1] : "", n > 2 ? " and " : "", n > 2 ? found[2] : "") < 0)
+		return mdf_error_code(-errno);
+	return NULL;
+}
+
 struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 {
 	struct kallsyms *ks;
-	struct modules *mods;
+	struct modules *mods = NULL;
 	struct mdf_error *err = kernel_kallsyms(k, &ks);
 
+	/* Without module symbols, the kernel's alone: the caller said why. */
+	if (!err && mdf_error_drop(kernel_modules(k, &mods)))
+		mods = NULL;
+	if (!err)
+		err = write_search_note(k, out);
 	if (!err)
 		err = kallsyms_for_each(ks, write_symbol, out);
-	/* Without module symbols, the kernel's alone: the caller said why. */
-	if (!err && !mdf_error_drop(kernel_modules(k, &mods)) && mods)
+	if (!err && mods)
 		err = modules_for_each_symbol(mods, write_symbol, out);
 	return err;
 }
