@@ -32,6 +32,13 @@ struct btf_location {
 	uint64_t stop;
 	bool has_modules;        /* kallsyms have btf_modules */
 	uint64_t btf_modules;
+	/*
+	 * Where kallsyms lack btf_modules, asked for it once, when a lookup
+	 * first reaches the modules (vmlinux's BTF is loaded then): false
+	 * when it is not found either.  Optional.
+	 */
+	bool (*find_btf_modules)(void *ctx, uint64_t *btf_modules);
+	void *find_ctx;
 };
 
 /* Reads nothing yet; @mem must outlive the result. */

@@ -388,3 +388,142 @@ struct mdf_error *image_find_modules(struct memory *mem, struct btf_info *btf, u
 		  "pointing back to itself through mkobj.mod, linked both ways", s.found, s.modules);
 	return NULL;
 }
+
+struct btf_modules_search {
+	struct memory *mem;
+	uint64_t image_start, image_end;
+	uint64_t list, module, btf;  /* struct btf_module's members */
+	uint64_t btf_data;           /* struct btf's */
+	uint64_t *modules;           /* the struct modules' addresses, sorted */
+	size_t nr_modules;
+	uint64_t found;
+	unsigned int entries;
+	unsigned int matches;
+};
+
+static int compare_addresses(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Whether the list node @node is a btf_module's: its module is one of the
+ * list's and its struct btf's data starts with BTF's magic.  (Other lists
+ * pair a list_head with a module pointer: tracepoints' tp_module.)
+ */
+static bool names_known_module(const struct btf_modules_search *s, uint64_t node)
+{
+	uint64_t module, btf, data;
+	uint16_t magic;
+
+	return !(node & 7) && !(node >= s->image_start && node < s->image_end) &&
+	       !mem_read_u64(s->mem, node - s->list + s->module, &module) &&
+	       bsearch(&module, s->modules, s->nr_modules, sizeof(module), compare_addresses) &&
+	       !mem_read_u64(s->mem, node - s->list + s->btf, &btf) &&
+	       !mem_read_u64(s->mem, btf + s->btf_data, &data) &&
+	       !mdf_error_drop(mem_read_virt(s->mem, data, &magic, sizeof(magic))) && magic == BTF_HEADER_MAGIC;
+}
+
+/* The list at @head, whole: each node a known module's, linked both ways; its entries, or 0. */
+static unsigned int btf_module_list_length(const struct btf_modules_search *s, uint64_t head)
+{
+	uint64_t node = head, next;
+	unsigned int count = 0;
+
+	while (!mem_read_u64(s->mem, node, &next) && count <= s->nr_modules) {
+		uint64_t back;
+
+		if (mem_read_u64(s->mem, next + 8, &back) || back != node)
+			return 0;
+		if (next == head)
+			return count;
+		if (!names_known_module(s, next))
+			return 0;
+		node = next;
+		count++;
+	}
+	return 0;
+}
+
+static bool visit_btf_modules(void *ctx, uint64_t addr, const unsigned char *buf, size_t owned, size_t len,
+			      struct mdf_error **err)
+{
+	struct btf_modules_search *s = ctx;
+
+	(void)err;
+	for (size_t pos = 0; pos < owned && pos + 16 <= len; pos += 8) {
+		uint64_t next = get64(buf + pos), prev = get64(buf + pos + 8);
+		unsigned int count;
+
+		/* Both links lead out of the image, to kernel memory. */
+		if (!(next >> 63) || !(prev >> 63) || (next >= s->image_start && next < s->image_end) ||
+		    (prev >= s->image_start && prev < s->image_end) || !names_known_module(s, next))
+			continue;
+		count = btf_module_list_length(s, addr + pos);
+		if (!count)
+			continue;
+		if (!s->matches++) {
+			s->found = addr + pos;
+			s->entries = count;
+		}
+	}
+	return false;
+}
+
+/* The addresses of the struct modules on the list at @head, sorted. */
+static struct mdf_error *module_addresses(struct btf_modules_search *s, uint64_t module_list, uint64_t head)
+{
+	uint64_t node = head;
+	size_t cap = 0;
+
+	while (!mdf_error_drop(mem_read_u64(s->mem, node, &node)) && node != head && s->nr_modules < MODULES_MAX) {
+		if (s->nr_modules == cap) {
+			uint64_t *grown = realloc(s->modules, (cap = cap ? 2 * cap : 64) * sizeof(*grown));
+
+			if (!grown)
+				return &mdf_error_enomem;
+			s->modules = grown;
+		}
+		s->modules[s->nr_modules++] = node - module_list;
+	}
+	qsort(s->modules, s->nr_modules, sizeof(*s->modules), compare_addresses);
+	return NULL;
+}
+
+struct mdf_error *image_find_btf_modules(struct memory *mem, struct btf_info *btf, uint64_t image_start,
+					 uint64_t modules_head, uint64_t *head)
+{
+	struct btf_modules_search s = { .mem = mem, .image_start = image_start };
+	uint64_t module_list = 0;
+	struct mdf_error *err = btf_field(btf, "btf_module.list", &s.list, NULL);
+
+	if (!err)
+		err = btf_field(btf, "btf_module.module", &s.module, NULL);
+	if (!err)
+		err = btf_field(btf, "btf_module.btf", &s.btf, NULL);
+	if (!err)
+		err = btf_field(btf, "btf.data", &s.btf_data, NULL);
+	if (!err)
+		err = btf_field(btf, "module.list", &module_list, NULL);
+	if (!err)
+		err = module_addresses(&s, module_list, modules_head);
+	if (!err)
+		err = scan_image(mem, image_start, NULL, NULL, &s.image_end);
+	if (!err && s.nr_modules)
+		err = scan_image(mem, image_start, visit_btf_modules, &s, NULL);
+	free(s.modules);
+	if (err)
+		return mdf_error_wrap(err, "searching the kernel image for btf_modules");
+	if (!s.matches)
+		return mdf_error(-ENOENT, "no list of struct btf_modules naming the %zu loaded modules in the "
+				 "kernel image: no module has BTF", s.nr_modules);
+	if (s.matches > 1)
+		return mdf_error(-MDF_ECORRUPT, "%u lists of struct btf_modules in the kernel image: btf_modules "
+				 "is not known for sure", s.matches);
+	*head = s.found;
+	msg_debug("btf_modules found in the kernel image at 0x%" PRIx64 ": %u struct btf_modules, each naming "
+		  "a loaded module, linked both ways", s.found, s.entries);
+	return NULL;
+}

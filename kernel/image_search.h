@@ -45,4 +45,12 @@ struct mdf_error *image_find_init_task(struct memory *mem, struct btf_info *btf,
 struct mdf_error *image_find_modules(struct memory *mem, struct btf_info *btf, uint64_t image_start,
 				     uint64_t *head);
 
+/*
+ * btf_modules, the list of the modules' BTF: a list_head in the image
+ * whose every node is a struct btf_module naming one of the modules on
+ * the list at @modules_head (found first), linked both ways back to it.
+ */
+struct mdf_error *image_find_btf_modules(struct memory *mem, struct btf_info *btf, uint64_t image_start,
+					 uint64_t modules_head, uint64_t *head);
+
 #endif

@@ -61,6 +61,7 @@ enum image_fallback {
 	FOUND_BTF = 1,
 	FOUND_INIT_TASK = 2,
 	FOUND_MODULES = 4,
+	FOUND_BTF_MODULES = 8,
 };
 
 /* What this layer asks of kallsyms itself: found in the pass that opens them. */
@@ -218,10 +219,12 @@ static void search_btf(struct kernel *k)
 	k->found_by_search |= FOUND_BTF;
 }
 
+static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *addr);
+
 static void search_data_symbol(struct kernel *k, const char *name, enum image_fallback which)
 {
 	struct btf_info *btf;
-	uint64_t from, addr;
+	uint64_t from, addr, modules;
 	struct mdf_error *err;
 
 	if (!image_start(k, name, &from))
@@ -230,9 +233,14 @@ static void search_data_symbol(struct kernel *k, const char *name, enum image_fa
 	err = kernel_btf(k, &btf);
 	if (!err && !btf_info_present(btf))
 		err = mdf_error(-ENOENT, "without vmlinux BTF, %s cannot be recognised", name);
-	if (!err)
-		err = which == FOUND_INIT_TASK ? image_find_init_task(k->mem, btf, from, &addr)
-					       : image_find_modules(k->mem, btf, from, &addr);
+	if (!err && which == FOUND_BTF_MODULES && !kernel_table_lookup(k, "modules", &modules))
+		err = mdf_error(-ENOENT, "without the modules list, btf_modules cannot be recognised");
+	if (!err && which == FOUND_INIT_TASK)
+		err = image_find_init_task(k->mem, btf, from, &addr);
+	else if (!err && which == FOUND_MODULES)
+		err = image_find_modules(k->mem, btf, from, &addr);
+	else if (!err)
+		err = image_find_btf_modules(k->mem, btf, from, modules, &addr);
 	if (err) {
 		msg_debug("%s", mdf_error_text(err));
 		mdf_error_free(err);
@@ -256,6 +264,8 @@ static void search_image(struct kernel *k, const char *name)
 		which = FOUND_INIT_TASK;
 	else if (!strcmp(name, "modules"))
 		which = FOUND_MODULES;
+	else if (!strcmp(name, "btf_modules"))
+		which = FOUND_BTF_MODULES;
 	else
 		return;
 	if (k->searched & which)
@@ -286,6 +296,22 @@ static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *ad
 	return a->found;
 }
 
+/* What kallsyms said of the kernel's @name (kernel_kallsyms() asked it), without a search. */
+static bool kallsyms_answer(const struct kernel *k, const char *name, uint64_t *addr)
+{
+	const struct answer *a = find_answer(k, "vmlinux", name);
+
+	if (a && a->found)
+		*addr = a->addr;
+	return a && a->found;
+}
+
+/* btf_modules for btf.c, asked once vmlinux's BTF is loaded: kallsyms' or the image search's. */
+static bool find_btf_modules(void *ctx, uint64_t *btf_modules)
+{
+	return kernel_table_lookup(ctx, "btf_modules", btf_modules);
+}
+
 struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out)
 {
 	struct btf_location loc = { 0 };
@@ -297,7 +323,12 @@ struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out)
 		if (!k->btf_err) {
 			loc.has_vmlinux = kernel_table_lookup(k, "__start_BTF", &loc.start) &&
 					  kernel_table_lookup(k, "__stop_BTF", &loc.stop);
-			loc.has_modules = kernel_table_lookup(k, "btf_modules", &loc.btf_modules);
+			/* A search for it needs vmlinux's BTF: it waits until that is loaded. */
+			loc.has_modules = kallsyms_answer(k, "btf_modules", &loc.btf_modules);
+			if (!loc.has_modules) {
+				loc.find_btf_modules = find_btf_modules;
+				loc.find_ctx = k;
+			}
 			k->btf_err = btf_info_new(k->mem, &loc, &k->btf);
 		}
 	}
@@ -602,20 +633,31 @@ static struct mdf_error *write_symbol(void *ctx, const struct ksym *sym)
 /* Says, as a comment before the symbols, what was found by searching the kernel image. */
 static struct mdf_error *write_search_note(const struct kernel *k, FILE *out)
 {
-	const char *found[3];
-	size_t n = 0;
+	static const struct {
+		enum image_fallback which;
+		const char *what;
+	} searches[] = {
+		{ FOUND_BTF, "vmlinux BTF" },
+		{ FOUND_MODULES, "the modules list" },
+		{ FOUND_BTF_MODULES, "btf_modules" },
+		{ FOUND_INIT_TASK, "init_task" },
+	};
+	char found[128] = "";
+	size_t n = 0, total = 0;
 
-	if (k->found_by_search & FOUND_BTF)
-		found[n++] = "vmlinux BTF";
-	if (k->found_by_search & FOUND_MODULES)
-		found[n++] = "the modules list";
-	if (k->found_by_search & FOUND_INIT_TASK)
-		found[n++] = "init_task";
-	if (!n)
+	for (size_t i = 0; i < sizeof(searches) / sizeof(searches[0]); i++)
+		total += !!(k->found_by_search & searches[i].which);
+	if (!total)
 		return NULL;
-	if (fprintf(out, "# kallsyms lack data symbols (no CONFIG_KALLSYMS_ALL): %s%s%s%s%s found by "
-		    "searching the kernel image\n", found[0], n > 2 ? ", " : n > 1 ? " and " : "",
-		    n > 1 ? found[1] : "", n > 2 ? " and " : "", n > 2 ? found[2] : "") < 0)
+	for (size_t i = 0; i < sizeof(searches) / sizeof(searches[0]); i++) {
+		if (!(k->found_by_search & searches[i].which))
+			continue;
+		n++;
+		strcat(found, n == 1 ? "" : n == total ? " and " : ", ");
+		strcat(found, searches[i].what);
+	}
+	if (fprintf(out, "# kallsyms lack data symbols (no CONFIG_KALLSYMS_ALL): %s found by searching "
+		    "the kernel image\n", found) < 0)
 		return mdf_error_code(-errno);
 	return NULL;
 }
