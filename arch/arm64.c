@@ -205,8 +205,13 @@ static struct mdf_error *read_config(struct arm64_state *st, const struct vmcore
 	if (t1sz < 12 || t1sz > 28)
 		return mdf_error(-MDF_ECORRUPT, "NUMBER(TCR_EL1_T1SZ)=%#" PRIx64 " is outside arm64's 12 to 28 "
 				 "(52- to 36-bit kernel addresses)", t1sz);
-	/* A kernel walks at most what it was built for; 48 bits when it falls back from 52. */
-	if (64 - t1sz > va_bits || (64 - t1sz < va_bits && !(va_bits == 52 && t1sz == 16)))
+	/*
+	 * A kernel walks at most what it was built for; one built for 52
+	 * bits falls back to VA_BITS_MIN on a CPU without LVA/LPA2: 47 bits
+	 * with 16K pages, 48 with the others.
+	 */
+	if (64 - t1sz > va_bits ||
+	    (64 - t1sz < va_bits && !(va_bits == 52 && 64 - t1sz == (page_size == 16384 ? 47 : 48))))
 		return mdf_error(-MDF_ECORRUPT, "NUMBER(TCR_EL1_T1SZ)=%#" PRIx64 " (%" PRId64 "-bit kernel "
 				 "addresses) does not fit NUMBER(VA_BITS)=%" PRId64, t1sz, 64 - t1sz, va_bits);
 	st->va_bits = (int)va_bits;

@@ -22,6 +22,13 @@
 # - VMCOREINFO that contradicts the page tables (-i): a VA_BITS/T1SZ
 #   mismatch, a PHYS_OFFSET beyond RAM, an _stext outside the image
 #   kimage_voffset locates: a clear error each.
+# And on generated arm64 dumps (mkvmcore --arch arm64) of every page-table
+# shape: 4K pages with 3, 4 and 5 levels (52-bit VA, LPA2), 16K with 3 and
+# 4 (LPA2), 64K with 2 and 3 (52-bit VA and PA), kernels built for 52 bits
+# walking 47 or 48: every translation the facts state (pages, contiguous
+# runs, blocks of each size, 52-bit output addresses, a PAC-signed
+# pointer) and every hole, with libkdumpfile reading the same bytes by
+# virtual address where it can; a page-table loop is said, not followed.
 . "$(dirname "$0")/../lib.sh" || exit 2
 
 EXT=$(dirname "$TOOLS")/extensions
@@ -30,6 +37,37 @@ WALK=$TOOLS/walkread
 KDUMPSET="$PYTHON $SHARED/tools/kdumpset.py"
 GPUCHECK="$PYTHON $PROJECT/tests/py/gpucheck.py $TOOLS/dumpread"
 EXTCHECK="$PYTHON $PROJECT/tests/py/extcheck.py $TOOLS/dumpread"
+
+# ---- generated dumps: translation in each page-table shape ----
+GEN=$TOOLS/mkvmcore
+if [ -x "$GEN" ]; then
+	# page size, VA_BITS, TCR_EL1_T1SZ
+	for shape in "4K 39 25" "4K 48 16" "4K 52 12" "4K 52 16" "16K 47 17" "16K 48 16" "16K 52 12" \
+		"16K 52 17" "64K 42 22" "64K 48 16" "64K 52 12" "64K 52 16"; do
+		set -- $shape
+		name=arm64-gen-$1-va$2-t1sz$3
+		if ! "$GEN" --arch arm64 --page-size "$1" --va-bits "$2" --t1sz "$3" --facts "$WORK/$name.facts" \
+			"$WORK/$name.elf" >"$WORK/$name.gen.log" 2>&1; then
+			fail "$name" "mkvmcore failed: $(tail -n 2 "$WORK/$name.gen.log")"
+			continue
+		fi
+		check "$name-vtop" $PYTHON "$PROJECT/tests/py/gencheck.py" "$TOOLS/dumpread" "$WORK/$name.elf" \
+			"$WORK/$name.facts" vtop
+		check "$name-libkdumpfile" $PYTHON "$PROJECT/tests/py/kvcheck.py" "$WORK/$name.elf" "$WORK/$name.facts" \
+			$((${1%K} * 1024)) 5
+		rm -f "$WORK/$name.elf"
+	done
+	if "$GEN" --arch arm64 --damage loop "$WORK/loop.elf" >"$WORK/loop.gen.log" 2>&1; then
+		expect_failure arm64-gen-page-table-loop \
+			'page-table loop: walking 0x[0-9a-f]+, the table at 0x[0-9a-f]+ points back to the table at 0x[0-9a-f]+' \
+			"$MDF" -f --dump-dmesg "$WORK/loop.elf" "$WORK/loop.log"
+	else
+		fail arm64-gen-page-table-loop "mkvmcore failed: $(tail -n 2 "$WORK/loop.gen.log")"
+	fi
+	rm -f "$WORK/loop.elf"
+else
+	skip arm64-gen "no $GEN"
+fi
 
 # same NAME FILE EXPECTED: pass when FILE's content is EXPECTED's.
 same() {
