@@ -114,6 +114,12 @@ struct mdf_error *input_set_vmcoreinfo(struct dump_input *in, const void *text, 
  */
 uint32_t input_vmcoreinfo_page_size(const struct dump_input *in, uint32_t fallback);
 
+/*
+ * The machine VMCOREINFO describes, where the format does not name it:
+ * "aarch64" when it has arm64's NUMBER(kimage_voffset), else "x86_64".
+ */
+const char *input_vmcoreinfo_machine(const struct dump_input *in);
+
 /* Per-format openers, called by input_open() once it knows the format. */
 struct mdf_error *elf_input_open(struct dump_input *in);
 struct mdf_error *kdump_input_open(struct dump_input *in);
