@@ -21,6 +21,7 @@
 #   finds) finds labprobe with its pid; its VMAs and anonymous pages (THPs
 #   among them on the QEMU dump) are the guest's;
 # - drm_shmem_filter at -d 1 drops exactly the vgem marker pfns;
+#   user_stack_keep keeps labprobe's resident stack pages at -d 31;
 # - VMCOREINFO that contradicts the page tables (-i): a VA_BITS/T1SZ
 #   mismatch, a PHYS_OFFSET beyond RAM, an _stext outside the image
 #   kimage_voffset locates: a clear error each.
@@ -227,6 +228,24 @@ for l in open(sys.argv[1]):
 		fi
 	else
 		fail "arm64-extensions-$guest" "the run without extensions failed: $(tail -n 3 "$t/base.out")"
+	fi
+	# user_stack_keep keeps labprobe's resident [stack] pages at -d 31, which drops them otherwise.
+	stk=$(extension_dir "stk-$guest" "$EXT" user_stack_keep)
+	range=$(awk '$NF == "[stack]" { print $1 }' "$facts/labprobe-maps.txt")
+	rss=$(grep -A 4 '\[stack\]$' "$facts/labprobe-smaps.txt" | awk '$1 == "Rss:" { print $2 / 4 }')
+	"$WALK" "$dump" uvtop "$pid" $($PYTHON -c 'import sys; s, e = (int(x, 16) for x in sys.argv[1].split("-"))
+print(" ".join(hex(a) for a in range(s, e, 4096)))' "$range") 2>/dev/null |
+		awk '$2 ~ /^0x/ { print $2 }' | $PYTHON -c 'import sys
+for l in sys.stdin: print(hex(int(l, 16) >> 12))' >"$t/stack.pfns"
+	if [ "$(wc -l <"$t/stack.pfns")" != "$rss" ]; then
+		fail "arm64-stack-labprobe-$guest" "$(wc -l <"$t/stack.pfns") resident stack pages, smaps says $rss"
+	elif "$MDF" -f -l -d 31 --no-extensions "$dump" "$t/base31.kdump" >/dev/null 2>&1 &&
+		"$MDF" -f -l -d 31 --message-level 31 --extension-dir "$stk" --extension-arg user_stack_keep:comm=labprobe \
+			"$dump" "$t/stack.kdump" >"$t/stack.out" 2>&1; then
+		check "arm64-stack-labprobe-$guest" $GPUCHECK "$t/base31.kdump" "$t/stack.kdump" --kept "$t/stack.pfns" \
+			--min "$rss"
+	else
+		fail "arm64-stack-labprobe-$guest" "$(tail -n 3 "$t/stack.out")"
 	fi
 	rm -f "$t"/*.kdump
 
