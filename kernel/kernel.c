@@ -48,7 +48,12 @@ struct kernel {
 	bool no_btf;
 	struct answer *answers;
 	size_t nr_answers, cap_answers;
-	/* Searches of the kernel image for what kallsyms lack, each tried once (enum image_fallback). */
+	/*
+	 * Searches of the kernel image for what kallsyms lack, each tried
+	 * once (enum image_fallback), and only where kallsyms list no data
+	 * symbols (no init_task): elsewhere a missing symbol is missing.
+	 */
+	bool kallsyms_lack_data;
 	unsigned int searched;
 	unsigned int found_by_search;
 };
@@ -165,6 +170,11 @@ struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 		if (!k->kallsyms_err)
 			k->kallsyms_err = find_kernel_symbols(k, own_symbols,
 							      sizeof(own_symbols) / sizeof(own_symbols[0]));
+		if (!k->kallsyms_err) {
+			const struct answer *a = find_answer(k, "vmlinux", "init_task");
+
+			k->kallsyms_lack_data = a && !a->found;
+		}
 	}
 	*out = k->kallsyms;
 	return mdf_error_copy(k->kallsyms_err);
@@ -268,7 +278,7 @@ static void search_image(struct kernel *k, const char *name)
 		which = FOUND_BTF_MODULES;
 	else
 		return;
-	if (k->searched & which)
+	if (!k->kallsyms_lack_data || (k->searched & which))
 		return;
 	k->searched |= which;
 	if (which == FOUND_BTF)
