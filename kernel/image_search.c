@@ -527,3 +527,183 @@ struct mdf_error *image_find_btf_modules(struct memory *mem, struct btf_info *bt
 		  "a loaded module, linked both ways", s.found, s.entries);
 	return NULL;
 }
+
+/* An export table: @count entries of @entry_size bytes from @start. */
+struct export_table {
+	uint64_t start;
+	uint32_t count;
+};
+
+struct image_exports {
+	struct memory *mem;
+	uint64_t image_start, image_end;
+	uint64_t entry_size, value_field, name_field;
+	struct export_table *tables;
+	size_t nr_tables;
+};
+
+/* Shorter runs of entries that look like exports are taken as chance. */
+#define EXPORT_TABLE_MIN 64
+#define EXPORT_NAME_MAX 128
+#define EXPORT_TABLES_MAX 8
+
+/* Entry @entry's name address and value, or false when they are not in the image. */
+static bool export_entry(const struct image_exports *ex, uint64_t entry, uint64_t *name, uint64_t *value)
+{
+	int32_t offsets[2];
+
+	if (mem_read_virt(ex->mem, entry + ex->value_field, &offsets[0], 4) ||
+	    mem_read_virt(ex->mem, entry + ex->name_field, &offsets[1], 4))
+		return false;
+	*value = entry + ex->value_field + (uint64_t)(int64_t)offsets[0];
+	*name = entry + ex->name_field + (uint64_t)(int64_t)offsets[1];
+	return *name - ex->image_start < ex->image_end - ex->image_start &&
+	       *value - ex->image_start < ex->image_end - ex->image_start;
+}
+
+/* The C identifier at @addr into @buf; false when there is none. */
+static bool export_name(const struct image_exports *ex, uint64_t addr, char *buf)
+{
+	size_t len = EXPORT_NAME_MAX;
+
+	if (mdf_error_drop(mem_read_prefix(ex->mem, addr, buf, 2, &len)) || !memchr(buf, '\0', len) || !buf[0])
+		return false;
+	for (const char *c = buf; *c; c++)
+		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (c != buf && ((*c >= '0' && *c <= '9') || *c == '.'))))
+			return false;
+	return true;
+}
+
+/* The entries from @start on that are exports with names in ascending order. */
+static uint32_t export_run(const struct image_exports *ex, uint64_t start)
+{
+	char prev[EXPORT_NAME_MAX], name[EXPORT_NAME_MAX];
+	uint64_t name_addr, value;
+	uint32_t count = 0;
+
+	for (uint64_t entry = start; export_entry(ex, entry, &name_addr, &value) && export_name(ex, name_addr, name);
+	     entry += ex->entry_size) {
+		if (count && strcmp(prev, name) >= 0)
+			break;
+		memcpy(prev, name, sizeof(name));
+		count++;
+	}
+	return count;
+}
+
+struct export_search {
+	struct image_exports *ex;
+	uint64_t resume;      /* past the last table found */
+};
+
+static bool visit_exports(void *ctx, uint64_t addr, const unsigned char *buf, size_t owned, size_t len,
+			  struct mdf_error **err)
+{
+	struct export_search *s = ctx;
+	struct image_exports *ex = s->ex;
+
+	(void)err;
+	for (size_t pos = 0; pos < owned && pos + ex->entry_size <= len; pos += 4) {
+		uint64_t entry = addr + pos, size = ex->image_end - ex->image_start, count;
+		int32_t value_off, name_off;
+
+		if (entry < s->resume)
+			continue;
+		memcpy(&value_off, buf + pos + ex->value_field, 4);
+		memcpy(&name_off, buf + pos + ex->name_field, 4);
+		/* The cheap test first: both offsets lead into the image. */
+		if (entry + ex->value_field + (uint64_t)(int64_t)value_off - ex->image_start >= size ||
+		    entry + ex->name_field + (uint64_t)(int64_t)name_off - ex->image_start >= size)
+			continue;
+		count = export_run(ex, entry);
+		if (count < EXPORT_TABLE_MIN)
+			continue;
+		if (ex->nr_tables == EXPORT_TABLES_MAX)
+			return true;
+		ex->tables[ex->nr_tables++] = (struct export_table){ .start = entry, .count = (uint32_t)count };
+		s->resume = entry + count * ex->entry_size;
+	}
+	return false;
+}
+
+void image_exports_free(struct image_exports *ex)
+{
+	if (!ex)
+		return;
+	free(ex->tables);
+	free(ex);
+}
+
+struct mdf_error *image_find_exports(struct memory *mem, struct btf_info *btf, uint64_t image_start,
+				     struct image_exports **out)
+{
+	struct image_exports *ex = calloc(1, sizeof(*ex));
+	struct export_search s = { .ex = ex };
+	struct btf_info_result r;
+	struct mdf_error *err = ex ? NULL : &mdf_error_enomem;
+	uint32_t entries = 0;
+
+	if (!err && (err = btf_info_lookup(btf, "vmlinux", "kernel_symbol.value_offset", &r)))
+		err = mdf_error_wrap(err, "vmlinux BTF has no kernel_symbol.value_offset (exports with "
+				     "PREL32 offsets, as x86_64 and arm64 have)");
+	if (!err) {
+		ex->value_field = r.bit_offset / 8;
+		err = btf_field(btf, "kernel_symbol.name_offset", &ex->name_field, NULL);
+	}
+	if (!err && !(err = btf_info_lookup(btf, "vmlinux", "kernel_symbol", &r)))
+		ex->entry_size = (uint64_t)r.size;
+	if (!err && (ex->entry_size < 8 || ex->entry_size > 64 || ex->value_field + 4 > ex->entry_size ||
+		     ex->name_field + 4 > ex->entry_size))
+		err = mdf_error(-MDF_ECORRUPT, "vmlinux BTF gives struct kernel_symbol %" PRIu64 " bytes: not a "
+				"kernel's", ex->entry_size);
+	if (!err && !(ex->tables = calloc(EXPORT_TABLES_MAX, sizeof(*ex->tables))))
+		err = &mdf_error_enomem;
+	if (!err) {
+		ex->mem = mem;
+		ex->image_start = image_start;
+		err = scan_image(mem, image_start, NULL, NULL, &ex->image_end);
+	}
+	if (!err)
+		err = scan_image(mem, image_start, visit_exports, &s, NULL);
+	if (!err && !ex->nr_tables)
+		err = mdf_error(-ENOENT, "no export table in the kernel image");
+	if (err) {
+		image_exports_free(ex);
+		return mdf_error_wrap(err, "searching the kernel image for its export tables");
+	}
+	for (size_t i = 0; i < ex->nr_tables; i++)
+		entries += ex->tables[i].count;
+	msg_debug("the kernel's export tables found in its image: %zu tables, %" PRIu32 " exports, each name "
+		  "in the image and the names in ascending order", ex->nr_tables, entries);
+	*out = ex;
+	return NULL;
+}
+
+bool image_exports_lookup(struct image_exports *ex, const char *name, uint64_t *addr)
+{
+	char found[EXPORT_NAME_MAX];
+
+	for (size_t i = 0; i < ex->nr_tables; i++) {
+		uint32_t lo = 0, hi = ex->tables[i].count;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			uint64_t entry = ex->tables[i].start + mid * ex->entry_size, name_addr, value;
+			int order;
+
+			if (!export_entry(ex, entry, &name_addr, &value) || !export_name(ex, name_addr, found))
+				break;
+			order = strcmp(found, name);
+			if (!order) {
+				*addr = value;
+				return true;
+			}
+			if (order < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	return false;
+}

@@ -3,7 +3,8 @@
  * What kallsyms would have said of the kernel's data, found in the kernel
  * image instead, for kernels whose kallsyms list text symbols only (built
  * without CONFIG_KALLSYMS_ALL, as Debian 12's arm64 kernel is): vmlinux's
- * BTF by its header, init_task and the modules list by their contents.
+ * BTF by its header, init_task and the modules list by their contents,
+ * exported variables by the kernel's own export tables.
  *
  * The image is searched from SYMBOL(_stext) (VMCOREINFO has it) up to the
  * first page that does not translate.  Nothing is taken on a guess: each
@@ -13,6 +14,7 @@
 #ifndef MDF_KERNEL_IMAGE_SEARCH_H
 #define MDF_KERNEL_IMAGE_SEARCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct btf_info;
@@ -52,5 +54,20 @@ struct mdf_error *image_find_modules(struct memory *mem, struct btf_info *btf, u
  */
 struct mdf_error *image_find_btf_modules(struct memory *mem, struct btf_info *btf, uint64_t image_start,
 					 uint64_t modules_head, uint64_t *head);
+
+/*
+ * The kernel's export tables (__ksymtab, __ksymtab_gpl): runs of struct
+ * kernel_symbol in the image, each entry's name a C identifier in the
+ * image and its value an address in it, the names in strictly ascending
+ * order (the kernel searches them by bisection).  They name the exported
+ * variables kallsyms without data symbols leave out.
+ */
+struct image_exports;
+
+struct mdf_error *image_find_exports(struct memory *mem, struct btf_info *btf, uint64_t image_start,
+				     struct image_exports **out);
+/* The address of the export @name, if there is one. */
+bool image_exports_lookup(struct image_exports *ex, const char *name, uint64_t *addr);
+void image_exports_free(struct image_exports *ex);
 
 #endif

@@ -7,7 +7,8 @@
  * vmlinux's BTF through kallsyms (__start_BTF, __stop_BTF), module symbols
  * through kallsyms ("modules") and struct module's layout in BTF: each
  * step reads only the one below it, so nothing here is asked while it is
- * being loaded.
+ * being loaded.  Where kallsyms list no data symbols, those the kernel
+ * image holds are searched for there instead (kernel/image_search.h).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ struct kernel {
 	 */
 	bool kallsyms_lack_data;
 	unsigned int searched;
+	struct image_exports *exports;     /* the kernel's export tables, once searched */
 	unsigned int found_by_search;
 };
 
@@ -67,6 +69,7 @@ enum image_fallback {
 	FOUND_INIT_TASK = 2,
 	FOUND_MODULES = 4,
 	FOUND_BTF_MODULES = 8,
+	SEARCHED_EXPORTS = 16,
 };
 
 /* What this layer asks of kallsyms itself: found in the pass that opens them. */
@@ -98,6 +101,7 @@ void kernel_free(struct kernel *k)
 	mdf_error_free(k->btf_err);
 	mdf_error_free(k->modules_err);
 	modules_free(k->modules);
+	image_exports_free(k->exports);
 	btf_info_free(k->btf);
 	kallsyms_free(k->kallsyms);
 	free(k);
@@ -260,6 +264,34 @@ static void search_data_symbol(struct kernel *k, const char *name, enum image_fa
 	k->found_by_search |= which;
 }
 
+/* Any other data symbol: an exported variable's address, from the kernel's export tables. */
+static void search_exports(struct kernel *k, const char *name)
+{
+	struct btf_info *btf;
+	struct mdf_error *err;
+	uint64_t from, addr;
+
+	if (!(k->searched & SEARCHED_EXPORTS)) {
+		k->searched |= SEARCHED_EXPORTS;
+		if (!image_start(k, "exported symbols", &from))
+			return;
+		err = kernel_btf(k, &btf);
+		if (!err && !btf_info_present(btf))
+			err = mdf_error(-ENOENT, "without vmlinux BTF, export tables cannot be recognised");
+		if (!err)
+			err = image_find_exports(k->mem, btf, from, &k->exports);
+		if (err) {
+			msg_debug("%s", mdf_error_text(err));
+			mdf_error_free(err);
+		}
+	}
+	if (k->exports && image_exports_lookup(k->exports, name, &addr)) {
+		msg_debug("%s: not in the kernel's kallsyms (no data symbols): from its export table, 0x%" PRIx64,
+			  name, addr);
+		answer_from_search(k, name, addr);
+	}
+}
+
 /*
  * A data symbol kallsyms lack, searched for once in the kernel image:
  * the answer is then kept as if kallsyms had given it.
@@ -268,6 +300,8 @@ static void search_image(struct kernel *k, const char *name)
 {
 	enum image_fallback which;
 
+	if (!k->kallsyms_lack_data)
+		return;
 	if (!strcmp(name, "__start_BTF") || !strcmp(name, "__stop_BTF"))
 		which = FOUND_BTF;
 	else if (!strcmp(name, "init_task"))
@@ -277,8 +311,8 @@ static void search_image(struct kernel *k, const char *name)
 	else if (!strcmp(name, "btf_modules"))
 		which = FOUND_BTF_MODULES;
 	else
-		return;
-	if (!k->kallsyms_lack_data || (k->searched & which))
+		return search_exports(k, name);
+	if (k->searched & which)
 		return;
 	k->searched |= which;
 	if (which == FOUND_BTF)

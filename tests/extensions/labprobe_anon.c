@@ -67,12 +67,12 @@ static int mark_vma(const struct mdf_vma *vma, void *arg)
 
 static int check_expect_api(void)
 {
-	const char *const bad[] = { "schedule", "" };
-	const char *const names[] = { "schedule", "no_such_symbol_anywhere" };
+	const char *const bad[] = { "jiffies", "" };
+	const char *const names[] = { "jiffies", "no_such_symbol_anywhere" };
 	uint64_t addr;
 
 	if (mdf_expect_kernel_symbols(bad, 2) != -EINVAL || mdf_expect_kernel_symbols(names, 2) ||
-	    mdf_symbol_addr("vmlinux", "schedule", &addr) ||
+	    mdf_symbol_addr("vmlinux", "jiffies", &addr) ||
 	    mdf_symbol_addr("vmlinux", "no_such_symbol_anywhere", &addr) != -ENOENT) {
 		mdf_log(MDF_LOG_ERROR, "mdf_expect_kernel_symbols does not keep its promises");
 		return -EPROTO;

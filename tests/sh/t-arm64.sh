@@ -17,6 +17,8 @@
 #   reads as 4 KiB pages to the same symbols, log and page set;
 # - --dump-type answers VMCOREINFO's own SIZE() and OFFSET() lines, and a
 #   module's type from its BTF;
+# - exported variables kallsyms leave out (init_uts_ns, jiffies) come from
+#   the kernel's export tables, init_uts_ns where VMCOREINFO says;
 # - the task walk (an extension asking init_task, which the image search
 #   finds) finds labprobe with its pid; its VMAs and anonymous pages (THPs
 #   among them on the QEMU dump) are the guest's;
@@ -168,6 +170,15 @@ for guest in 6.1-arm64-qemu 6.1-arm64-kdump; do
 		pass "arm64-dump-type-module-$guest"
 	else
 		fail "arm64-dump-type-module-$guest" "$out"
+	fi
+
+	# An exported variable kallsyms leave out comes from the export tables: VMCOREINFO says where.
+	want_uts=0x$(sed -n 's/^SYMBOL(init_uts_ns)=//p' "$vi")
+	if out=$("$TOOLS/dumpread" "$dump" symbol init_uts_ns jiffies 2>&1) &&
+		[ "$(echo "$out" | head -n 1)" = "init_uts_ns $want_uts" ] && echo "$out" | grep -q '^jiffies 0xffff'; then
+		pass "arm64-exported-variables-$guest"
+	else
+		fail "arm64-exported-variables-$guest" "$out; VMCOREINFO: init_uts_ns $want_uts"
 	fi
 
 	# Tasks, labprobe's VMAs and its anonymous pages (walkread, tests/sh/t-walkers.sh's tool).
