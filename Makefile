@@ -6,7 +6,8 @@
 # make check SANITIZE=1   the same under AddressSanitizer and UBSan
 # make fuzz       build the libFuzzer harnesses of tests/fuzz with clang in build/fuzz,
 #                 make their seed corpora, replay tests/fuzz/regressions, then fuzz
-#                 each for FUZZ_SECONDS (default 10); fails on any crash, hang or leak
+#                 each for FUZZ_SECONDS (default 10; of its own CPU time with FUZZ_CPU=1);
+#                 fails on any crash, hang or leak
 # make fuzz-quick the same without fuzzing: the regressions and the seeds, once each
 # make layering  check that #includes run down the layers (part of make check)
 # make bench      benchmarks against upstream makedumpfile
@@ -155,7 +156,7 @@ $(FUZZ_CORPUS): tests/fuzz/corpus.py tests/py/walkersynth.py tests/sh/t-erase.sh
 	touch $@
 
 fuzz: $(FUZZ_HARNESSES) $(FUZZ_CORPUS)
-	tests/fuzz/run.sh fuzz $(BUILD) $(FUZZ_SECONDS)
+	FUZZ_CPU=$(FUZZ_CPU) tests/fuzz/run.sh fuzz $(BUILD) $(FUZZ_SECONDS)
 fuzz-quick: $(FUZZ_HARNESSES) $(FUZZ_CORPUS)
 	tests/fuzz/run.sh quick $(BUILD) 0
 else

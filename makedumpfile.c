@@ -41,6 +41,7 @@
 #include "output/report.h"
 #include "output/split.h"
 #include "output/split_reassemble.h"
+#include "output/unreadable_pages.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
 #include "util/error.h"
@@ -672,6 +673,7 @@ struct page_source_ctx {
 	struct page_scan *scan;
 	struct dump_input *input;
 	struct erase_set *erase;
+	struct unreadable_pages unreadable;
 };
 
 static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
@@ -685,16 +687,23 @@ static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8
 
 /*
  * As upstream: read, then erase, and only then look for a zero page.  A
- * page the dump does not hold is the writer's to word.
+ * page the dump does not hold is the writer's to word; one it holds but
+ * cannot give is zeroed, and told after writing.
  */
 static int read_input_page(void *ctx, uint64_t pfn, void *buf)
 {
 	struct page_source_ctx *source = ctx;
 	struct mdf_error *err = input_read_page(source->input, pfn, buf);
 
-	if (!err)
+	if (!err) {
 		erase_set_apply(source->erase, pfn, buf);
-	return mdf_error_print_unless_plain(err);
+		return 0;
+	}
+	if (err->shared || err->code == -ENOMEM)
+		return mdf_error_print_unless_plain(err);
+	memset(buf, 0, source->input->page_size);
+	unreadable_pages_add(&source->unreadable, pfn, err);
+	return -MDF_EUNREADABLE;
 }
 
 /*
@@ -805,6 +814,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 
 static void end_job(struct dump_job *job)
 {
+	unreadable_pages_free(&job->source_ctx.unreadable);
 	page_scan_free(job->scan);
 	erase_set_free(&job->erase);
 	page_decisions_free(&job->decisions);
@@ -918,6 +928,7 @@ static int run_dump(struct mdf_context *ctx)
 {
 	struct dump_job job = { 0 };
 	struct report_totals totals = { .counts = &job.counts };
+	const char *output = ctx->opt.flatten ? "STDOUT" : ctx->opt.output;
 	int err;
 
 	err = start_job(ctx, ctx->opt.dump_level, true, &job);
@@ -927,7 +938,8 @@ static int run_dump(struct mdf_context *ctx)
 		totals.max_pfn = job.max_pfn;
 		report_print(&totals);
 		report_extensions(&job.extensions);
-		report_saved(ctx->opt.flatten ? "STDOUT" : ctx->opt.output);
+		mdf_error_print(unreadable_pages_error(&job.source_ctx.unreadable, output), true);
+		report_saved(output);
 	}
 	end_job(&job);
 	return err;
@@ -983,6 +995,8 @@ static int run_split(struct mdf_context *ctx)
 		totals.max_pfn = job.max_pfn;
 		report_print(&totals);
 		report_extensions(&job.extensions);
+		mdf_error_print(unreadable_pages_error(&job.source_ctx.unreadable,
+						       "Each part that lacks one"), true);
 		report_saved_split(ctx->opt.dumpfiles, nr);
 	}
 out:
@@ -1034,6 +1048,13 @@ static int run_mem_usage(struct mdf_context *ctx)
 	if (!err)
 		err = print_error(mem_usage_count(&job.source, job.max_pfn, job.cycle_pfns,
 							 ctx->input->page_size, &usage));
+	if (!err && job.source_ctx.unreadable.count)
+		mdf_error_print(mdf_error(-MDF_EUNREADABLE, "%" PRIu64 " pages could not be read, "
+					  "the first at pfn 0x%" PRIx64 ": %s; they count as not zero",
+					  job.source_ctx.unreadable.count,
+					  job.source_ctx.unreadable.listed[0],
+					  mdf_error_text(job.source_ctx.unreadable.first_error)),
+				true);
 	if (!err)
 		mem_usage_print(&usage);
 	end_job(&job);

@@ -36,6 +36,16 @@ struct arch_ops {
 	 */
 	struct mdf_error *(*vtop_root)(void *state, uint64_t root, uint64_t vaddr, uint64_t *paddr,
 				       uint64_t *page_size);
+	/*
+	 * Optional: calls @fn with the physical address of each page of the
+	 * kernel's page tables, once each: the top level and every table
+	 * below it that maps kernel addresses.  Readers of the dump need them
+	 * all to translate, so no filter may leave one out.  Stops at @fn's
+	 * error; a table it cannot read is still named, and not descended.
+	 */
+	struct mdf_error *(*for_each_table_page)(void *state,
+						 struct mdf_error *(*fn)(uint64_t paddr, void *arg),
+						 void *arg);
 	void (*free)(void *state);
 };
 

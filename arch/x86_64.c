@@ -11,12 +11,14 @@
  * a physical-address bit in every entry (NUMBER(sme_mask)), which the walk
  * masks off.
  */
+#include <endian.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arch/arch.h"
 #include "input/vmcoreinfo.h"
+#include "util/addr_set.h"
 #include "util/error.h"
 
 #define START_KERNEL_MAP 0xffffffff80000000ull
@@ -112,6 +114,62 @@ static struct mdf_error *x86_64_vtop(void *state, uint64_t vaddr, uint64_t *padd
 	return x86_64_vtop_root(state, st->root, vaddr, paddr, page_size);
 }
 
+/*
+ * More table pages than this is a loop in damaged tables: a 64 TiB machine
+ * mapped with 4 KiB pages alone would need fewer.
+ */
+#define MAX_TABLE_PAGES (1u << 25)
+
+struct table_walk {
+	struct x86_64_state *st;
+	struct mdf_error *(*fn)(uint64_t paddr, void *arg);
+	void *arg;
+	struct addr_set seen;
+};
+
+/* @table, at @level, and the tables below it; at the top only the kernel's half. */
+static struct mdf_error *walk_table(struct table_walk *w, uint64_t table, int level)
+{
+	struct x86_64_state *st = w->st;
+	uint64_t entries[ENTRIES_PER_TABLE];
+	size_t first = level == st->levels ? ENTRIES_PER_TABLE / 2 : 0;
+	struct mdf_error *err = w->fn(table, w->arg);
+
+	if (err || level == 1)
+		return err;
+	if (mdf_error_drop(st->reader.read(st->reader.ctx, table, entries, sizeof(entries))))
+		return NULL;
+	for (size_t i = first; i < ENTRIES_PER_TABLE && !err; i++) {
+		uint64_t entry = le64toh(entries[i]), next = entry & ~st->sme_mask & PTE_ADDR_MASK;
+		int added;
+
+		if (!(entry & PTE_PRESENT) || ((level == 2 || level == 3) && (entry & PTE_LARGE)))
+			continue;
+		added = addr_set_add(&w->seen, next);
+		if (added < 0)
+			return &mdf_error_enomem;
+		if (added == 1)
+			continue;
+		if (w->seen.count > MAX_TABLE_PAGES)
+			return mdf_error(-MDF_ECORRUPT, "the kernel page tables hold more than %u "
+					 "tables below init_top_pgt: a loop?", MAX_TABLE_PAGES);
+		err = walk_table(w, next, level - 1);
+	}
+	return err;
+}
+
+static struct mdf_error *x86_64_for_each_table_page(void *state,
+						    struct mdf_error *(*fn)(uint64_t paddr, void *arg),
+						    void *arg)
+{
+	struct x86_64_state *st = state;
+	struct table_walk w = { .st = st, .fn = fn, .arg = arg };
+	struct mdf_error *err = walk_table(&w, st->root & ~st->sme_mask & PTE_ADDR_MASK, st->levels);
+
+	addr_set_free(&w.seen);
+	return err;
+}
+
 static void x86_64_free(void *state)
 {
 	free(state);
@@ -122,5 +180,6 @@ const struct arch_ops arch_x86_64 = {
 	.init = x86_64_init,
 	.vtop = x86_64_vtop,
 	.vtop_root = x86_64_vtop_root,
+	.for_each_table_page = x86_64_for_each_table_page,
 	.free = x86_64_free,
 };

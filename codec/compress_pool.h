@@ -24,6 +24,8 @@ struct compress_batch {
 	uint64_t pfn[COMPRESS_BATCH_PAGES];
 	/* Filled by the caller: page i at i * page_size. */
 	unsigned char *pages;
+	/* Set by the caller, left alone by the pool: page i could not be read. */
+	bool unreadable[COMPRESS_BATCH_PAGES];
 	/*
 	 * Filled by the pool: a zero page (when zero pages are looked for), or
 	 * @size bytes at packed + i * page_size, @compressed with the pool's

@@ -62,15 +62,36 @@ static void close_output(struct ext_child *c)
 	c->output_fd = -1;
 }
 
+/*
+ * The parent-death signal: caught, so that the child takes its process
+ * group, the processes the extension started, down with it.  A real-time
+ * signal, which an extension has no reason to handle; SIGKILL would leave
+ * them to init.
+ */
+#define PARENT_DEATH_SIGNAL SIGRTMAX
+
+static void kill_own_group(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+	_exit(2);
+}
+
 /* In the child: everything but the run itself. */
 static void set_up_child(int output_fd, pid_t parent)
 {
 	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
 	FILE *own_out = out >= 0 ? fdopen(out, "w") : NULL, *own_err = err >= 0 ? fdopen(err, "w") : NULL;
+	struct sigaction on_parent_death = { .sa_handler = kill_own_group };
+	sigset_t parent_death;
 
 	setpgid(0, 0);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+	sigemptyset(&parent_death);
+	sigaddset(&parent_death, PARENT_DEATH_SIGNAL);
+	if (sigaction(PARENT_DEATH_SIGNAL, &on_parent_death, NULL) < 0 ||
+	    sigprocmask(SIG_UNBLOCK, &parent_death, NULL) < 0 ||
+	    prctl(PR_SET_PDEATHSIG, PARENT_DEATH_SIGNAL) < 0 || getppid() != parent)
 		_exit(2);
 	if (null_fd < 0 || !own_out || !own_err || dup2(null_fd, STDIN_FILENO) < 0 ||
 	    dup2(output_fd, STDOUT_FILENO) < 0 || dup2(output_fd, STDERR_FILENO) < 0)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -27,12 +28,31 @@ static struct mdf_error *add_frames(uint64_t pfn, uint64_t count, void *arg)
 	return pfn_ranges_add(arg, pfn, count) ? &mdf_error_enomem : NULL;
 }
 
-/* The kernel's top-level page table, by the names the architectures give it. */
-static void add_top_page_table(struct decision_checks *c)
+struct table_pages {
+	struct pfn_ranges *ranges;
+	uint32_t page_size;
+};
+
+static struct mdf_error *add_table_page(uint64_t paddr, void *arg)
+{
+	struct table_pages *t = arg;
+
+	return pfn_ranges_add(t->ranges, paddr / t->page_size, 1) ? &mdf_error_enomem : NULL;
+}
+
+/*
+ * Every page of the kernel's page tables; where the architecture cannot
+ * list them, the top level, by the names the architectures give it.
+ */
+static void add_page_tables(struct decision_checks *c)
 {
 	static const char *const names[] = { "init_top_pgt", "swapper_pg_dir" };
+	struct table_pages tables = { .ranges = &c->critical, .page_size = c->env->page_size };
+	int listed = mdf_error_drop(mem_for_each_table_page(c->env->mem, add_table_page, &tables));
 	uint64_t vaddr, paddr;
 
+	if (listed != -EOPNOTSUPP)
+		return;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (mdf_error_drop(kernel_symbol_address(c->env->kernel, "vmlinux", names[i], &vaddr)) ||
 		    mdf_error_drop(mem_vtop(c->env->mem, vaddr, &paddr)))
@@ -47,7 +67,7 @@ static void find_critical(struct decision_checks *c)
 	c->critical_found = true;
 	if (c->env->mem_map)
 		mdf_error_drop(mem_map_frames(c->env->mem_map, add_frames, &c->critical));
-	add_top_page_table(c);
+	add_page_tables(c);
 	pfn_ranges_merge(&c->critical);
 }
 
@@ -90,6 +110,6 @@ void decision_checks_warn(struct decision_checks *c, const char *name, const str
 	first = first_common(dropped, &c->critical, &count);
 	if (first != UINT64_MAX)
 		msg_warn("extension %s leaves out 0x%" PRIx64 " pages that hold struct pages or the kernel's "
-			 "page table (the first: pfn 0x%" PRIx64 "): tools reading the dump need them", name,
+			 "page tables (the first: pfn 0x%" PRIx64 "): tools reading the dump need them", name,
 			 count, first);
 }

@@ -54,6 +54,8 @@ struct elf_input {
 	uint64_t window_offset;   /* file offset of window[0] */
 	size_t window_len;
 	size_t ahead;             /* the size of the next window */
+	/* A window read failed: pages before this offset are read one by one. */
+	uint64_t single_until;
 	uint64_t next_offset;     /* where a sequential reader reads next */
 };
 
@@ -86,7 +88,8 @@ static struct mdf_error *read_whole_page(struct dump_input *in, struct elf_input
 		memcpy(buf, ei->window + (offset - ei->window_offset), in->page_size);
 		return NULL;
 	}
-	if (!sequential) {
+	/* Past a failed window only the page that fails must be lost. */
+	if (!sequential || offset < ei->single_until) {
 		ei->ahead = READ_AHEAD_MIN;
 		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 	}
@@ -98,8 +101,11 @@ static struct mdf_error *read_whole_page(struct dump_input *in, struct elf_input
 	ei->window_offset = offset;
 	err = input_pread(in, ei->window, ei->window_len, offset, "a PT_LOAD segment");
 	if (err) {
+		mdf_error_free(err);
+		ei->single_until = offset + ei->window_len;
 		ei->window_len = 0;
-		return err;
+		ei->ahead = READ_AHEAD_MIN;
+		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 	}
 	memcpy(buf, ei->window, in->page_size);
 	return NULL;

@@ -573,8 +573,9 @@ struct mdf_error *kdump_input_open(struct dump_input *in)
 		return err;
 	kd->incomplete = dh.status & DUMP_DH_COMPRESSED_INCOMPLETE;
 	if (kd->incomplete)
-		msg_warn("%s: the dump is incomplete (status 0x%" PRIx32 "): its writer ran out "
-			 "of space, and the pages it did not write read as excluded",
+		msg_warn("%s: the dump is incomplete (status 0x%" PRIx32 "): its writer failed "
+			 "or could not read some pages, and the pages it did not write read "
+			 "as excluded",
 			 in->path, dh.status);
 	if (kd->info.split &&
 	    (kd->info.start_pfn > kd->info.end_pfn || kd->info.end_pfn > kd->max_mapnr))

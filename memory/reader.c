@@ -9,6 +9,7 @@
  * of whole, physically contiguous pages that the input holds in one piece
  * is read in one call.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +174,15 @@ struct mdf_error *mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr)
 struct mdf_error *mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr)
 {
 	return mem->arch->vtop_root(mem->arch_state, root, vaddr, paddr, NULL);
+}
+
+struct mdf_error *mem_for_each_table_page(struct memory *mem,
+					  struct mdf_error *(*fn)(uint64_t paddr, void *arg), void *arg)
+{
+	if (!mem->arch->for_each_table_page)
+		return mdf_error(-EOPNOTSUPP, "%s: the kernel's page-table pages cannot be listed",
+				 mem->arch->name);
+	return mem->arch->for_each_table_page(mem->arch_state, fn, arg);
 }
 
 /*

@@ -35,6 +35,9 @@ struct mdf_error *mem_vtop(struct memory *mem, uint64_t vaddr, uint64_t *paddr);
  * address @root (a process's: its mm_struct.pgd, translated), uncached.
  */
 struct mdf_error *mem_vtop_root(struct memory *mem, uint64_t root, uint64_t vaddr, uint64_t *paddr);
+/* The physical address of each page of the kernel's page tables (arch_ops.for_each_table_page). */
+struct mdf_error *mem_for_each_table_page(struct memory *mem,
+					  struct mdf_error *(*fn)(uint64_t paddr, void *arg), void *arg);
 
 /*
  * Reads *@len bytes at @vaddr or, when the end of them is not readable (a

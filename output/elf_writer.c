@@ -99,6 +99,8 @@ struct elf_writer {
 	uint64_t pfn_present;
 	uint64_t pfn_dumpable;
 	uint64_t elf_excluded;
+	/* Reads of pages the source could not read, in either pass: zeros instead. */
+	uint64_t unreadable_reads;
 	/* Pages to dump met by the walk (twice for a page two PT_LOADs hold). */
 	uint64_t steps;
 	uint64_t steps_done;
@@ -154,10 +156,19 @@ static struct mdf_error *put_run(struct elf_writer *w, struct run_buffer *b, uin
 	return NULL;
 }
 
-/* A page to dump: the source said why it could not read it, but for these two. */
+/*
+ * A page to dump: the source said why it could not read it, but for these
+ * two.  One it could not read at all comes zeroed, and makes the file
+ * incomplete.
+ */
 static struct mdf_error *read_page(struct elf_writer *w, uint64_t pfn)
 {
 	int err = w->src->read_page(w->src->ctx, pfn, w->page);
+
+	if (err == -MDF_EUNREADABLE) {
+		w->unreadable_reads++;
+		return NULL;
+	}
 
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
 		progress_break(&w->progress);
@@ -289,7 +300,9 @@ static struct mdf_error *dump_past_max_pfn(struct elf_writer *w, const struct lo
 	err = w->src->read_page(w->src->ctx, pfn, w->page);
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED)
 		return NULL;
-	if (err)
+	if (err == -MDF_EUNREADABLE)
+		w->unreadable_reads++;
+	else if (err)
 		return page_source_error(err);
 	*dump = !(w->p->dump_level & DL_EXCLUDE_ZERO) ||
 		(w->p->keep && pfn_cursor_contains(&w->keep, pfn)) ||
@@ -603,7 +616,7 @@ static struct mdf_error *finish(struct elf_writer *w)
 	struct mdf_error *err = dump_file_sync(&w->file);
 
 	if (!err)
-		err = write_ehdr(w, 0);
+		err = write_ehdr(w, w->unreadable_reads ? DUMP_ELF_INCOMPLETE : 0);
 	w->header_final = !err;
 	if (!err)
 		err = dump_file_finish(&w->file);

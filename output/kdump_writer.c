@@ -110,6 +110,8 @@ struct kdump_writer {
 	uint64_t pages_done;
 	/* Pages whose descriptor and data are in the file. */
 	uint64_t pages_flushed;
+	/* Pages the source could not read: their descriptors are zero. */
+	uint64_t pages_unreadable;
 	struct out_stream desc;
 	struct out_stream data;
 	/* Where the erase information went, after the page data; 0 for none. */
@@ -512,12 +514,12 @@ static struct mdf_error *flush_streams(struct kdump_writer *w)
 
 /*
  * Queues one page: @size bytes of @data stored with @flags, or, with no
- * @data, a descriptor of the shared zero page.
+ * @data, the descriptor @pd (the shared zero page's, or all zero for a
+ * page missing from an incomplete dump).
  */
-static struct mdf_error *add_page(struct kdump_writer *w, const void *data, uint32_t size,
-				  uint32_t flags)
+static struct mdf_error *add_page(struct kdump_writer *w, struct kdump_page_desc pd,
+				  const void *data, uint32_t size, uint32_t flags)
 {
-	struct kdump_page_desc pd = w->zero_desc;
 
 	if (w->desc.len + sizeof(pd) > DESC_BUFFER_SIZE ||
 	    (data && w->data.len + size > DATA_BUFFER_SIZE)) {
@@ -555,11 +557,15 @@ static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batc
 	}
 	for (size_t i = 0; i < b->count && !err; i++) {
 		progress_update(&w->progress, w->pages_done, w->part_dumpable);
-		if (b->zero[i]) {
+		if (b->unreadable[i]) {
+			/* Readers of an incomplete dump take it for a page left out. */
+			w->pages_unreadable++;
+			err = add_page(w, (struct kdump_page_desc){ 0 }, NULL, 0, 0);
+		} else if (b->zero[i]) {
 			counts->zero++;
-			err = add_page(w, NULL, 0, 0);
+			err = add_page(w, w->zero_desc, NULL, 0, 0);
 		} else {
-			err = add_page(w, b->packed + i * p->page_size, b->size[i],
+			err = add_page(w, w->zero_desc, b->packed + i * p->page_size, b->size[i],
 				       b->compressed[i] ? kdump_codec_flag(p->codec) : 0);
 		}
 	}
@@ -610,6 +616,9 @@ static struct mdf_error *copy_page(struct kdump_writer *w, uint64_t pfn,
 	}
 	b = w->filling;
 	err = w->src->read_page(w->src->ctx, pfn, b->pages + b->count * p->page_size);
+	b->unreadable[b->count] = err == -MDF_EUNREADABLE;
+	if (err == -MDF_EUNREADABLE)
+		err = 0;
 	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
 		progress_break(&w->progress);
 		return mdf_error(err, "%s: pfn 0x%" PRIx64 " is to be dumped but the input %s",
@@ -758,6 +767,9 @@ static struct mdf_error *finish_output(struct kdump_writer *w)
 {
 	struct mdf_error *err = dump_file_sync(&w->file);
 
+	/* A page the source could not read makes the dump incomplete, though written. */
+	if (w->pages_unreadable)
+		w->status |= DUMP_DH_COMPRESSED_INCOMPLETE;
 	if (!err)
 		err = write_disk_header(w, w->status);
 	w->header_final = !err;

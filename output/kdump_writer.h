@@ -72,7 +72,11 @@ struct kdump_writer_params {
  *
  * read_page() reads one page; it returns 0 or a negative errno, and prints
  * its own message for any error but -MDF_EEXCLUDED and -MDF_ENOTDUMPED,
- * which the writer words (as input_read_page() does).
+ * which the writer words (as input_read_page() does), and
+ * -MDF_EUNREADABLE: the page is in the input but could not be read (bad
+ * sectors, data that does not decompress), the source keeps why, and the
+ * writer writes the rest and marks its file incomplete, as a lost page
+ * must not cost the others.
  *
  * The callbacks return ints and print their own messages, for they belong
  * to the layers that make the pages: a negative return is an error

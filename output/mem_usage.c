@@ -30,6 +30,9 @@ static struct mdf_error *count_cycle(const struct kdump_page_source *src, uint64
 		if (!(dumpable[bit / 8] >> (bit % 8) & 1))
 			continue;
 		err = src->read_page(src->ctx, pfn, page);
+		/* Not known to be zero: the caller tells the unreadable ones. */
+		if (err == -MDF_EUNREADABLE)
+			continue;
 		/* Worded here even if the source said it: the count names the pfn it needed. */
 		if (err)
 			return mdf_error(err, "cannot read pfn 0x%" PRIx64 " to see whether it is "

@@ -87,6 +87,22 @@ expect_failure() {
 	fi
 }
 
+# expect_warning NAME PATTERN CMD...: CMD must succeed (exit 0, within a
+# minute) and print PATTERN (an ERE) on stderr as a warning.
+expect_warning() {
+	local name=$1 pattern=$2 status
+	shift 2
+	timeout 60 "$@" >"$WORK/stdout" 2>"$WORK/stderr"
+	status=$?
+	if [ $status -ne 0 ]; then
+		fail "$name" "exit status $status (want 0): $(head -c 600 "$WORK/stderr")"
+	elif ! grep -Eq -- "warning: .*$pattern" "$WORK/stderr"; then
+		fail "$name" "stderr lacks /warning: .*$pattern/: $(head -c 600 "$WORK/stderr")"
+	else
+		pass "$name"
+	fi
+}
+
 # extension_dir NAME FROM SO...: a new trusted directory under $WORK holding
 # FROM/SO.so for each SO, as makedumpfile accepts extension directories.
 extension_dir() {

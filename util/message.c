@@ -77,6 +77,8 @@ const char *mdf_strerror(int err)
 		return "virtual address not mapped by the kernel page tables";
 	case MDF_ECORRUPT:
 		return "corrupt data";
+	case MDF_EUNREADABLE:
+		return "page unreadable in the dump";
 	default:
 		return strerror(err < 0 ? -err : err);
 	}

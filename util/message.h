@@ -30,6 +30,11 @@
 #define MDF_EUNMAPPED EFAULT
 /* Data in the dump contradicts its own format or the kernel's. */
 #define MDF_ECORRUPT EBADMSG
+/*
+ * A page the dump holds but cannot give (an I/O error, data that does not
+ * decompress): the page source zeroed it and keeps what went wrong.
+ */
+#define MDF_EUNREADABLE EUCLEAN
 
 void msg_set_level(int level);
 int msg_level(void);

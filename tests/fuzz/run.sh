@@ -9,7 +9,8 @@
 #  2. quick: every input of the corpus once (BUILD/corpus/NAME, the seeds
 #     corpus.py made and what fuzzing added, and tests/fuzz/seeds/NAME);
 #     fuzz: fuzzing from that corpus for SECONDS seconds, new inputs
-#     going to BUILD/corpus/NAME.
+#     going to BUILD/corpus/NAME; with FUZZ_CPU set in the environment,
+#     SECONDS of the harness's CPU time (cpu_budget.py), not of the clock.
 #
 # A crash, a hang (-timeout), a leak or more than -rss_limit_mb fails the
 # harness; libFuzzer writes the input to BUILD/artifacts/NAME-*, to be
@@ -48,18 +49,23 @@ for harness in "$build"/fuzz_*; do
 	fi
 	if [ $status -eq 0 ] && [ "$mode" = quick ]; then
 		"$harness" "${limits[@]}" "$artifacts" -runs=0 "${corpus[@]}" >>"$log" 2>&1 || status=$?
+	elif [ $status -eq 0 ] && [ -n "${FUZZ_CPU:-}" ]; then
+		"$here/cpu_budget.py" "$seconds" "$harness" "${limits[@]}" "$artifacts" -print_final_stats=1 \
+			"${corpus[@]}" >>"$log" 2>&1 || status=$?
 	elif [ $status -eq 0 ]; then
 		"$harness" "${limits[@]}" "$artifacts" -max_total_time="$seconds" -print_final_stats=1 \
 			"${corpus[@]}" >>"$log" 2>&1 || status=$?
 	fi
-	# libFuzzer's last status line: "#RUNS INITED|DONE cov: C ft: F corp: ..."
-	stats=$(grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" | tail -n 1 |
+	# libFuzzer's last status line: "#RUNS INITED|NEW|REDUCE|pulse|DONE cov: C ft: F corp: ..."
+	stats=$(grep -aE '^#[0-9]+[[:space:]]+[A-Za-z]+[[:space:]]+cov:' "$log" | tail -n 1 |
 		sed -E 's/^#([0-9]+)[[:space:]]+[A-Z]+[[:space:]]+cov: ([0-9]+) ft: ([0-9]+).*/\1 runs, cov \2, ft \3/')
-	printf '%-12s %s, %d regressions, %ds' "$name" "${stats:-no runs}" ${#replays[@]} $((SECONDS - start))
+	cpu=$(sed -n 's/^cpu \([0-9]*\)$/, cpu \1s/p' "$log" | tail -n 1)
+	printf '%-12s %s, %d regressions, %ds%s' "$name" "${stats:-no runs}" ${#replays[@]} \
+		$((SECONDS - start)) "$cpu"
 	if [ $status -ne 0 ]; then
 		failed=1
 		echo ": FAILED (exit $status)"
-		grep -E 'ERROR: |SUMMARY: |Test unit written|ALARM|out-of-memory' "$log" | head -n 8 | sed 's/^/    /'
+		grep -aE 'ERROR: |SUMMARY: |Test unit written|ALARM|out-of-memory' "$log" | head -n 8 | sed 's/^/    /'
 	else
 		echo
 	fi

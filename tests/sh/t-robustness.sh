@@ -87,7 +87,8 @@ else
 fi
 rm -f "$WORK/g.flat" "$WORK/g.kdump" "$WORK/pids"
 
-# H: makedumpfile killed outright: its extension's process dies with it.
+# H: makedumpfile killed outright: its extension's process dies with it,
+# and so does the process the extension started.
 "$MDF" -f -l -d 31 --extension-dir "$lingers" --extension-arg "lingers:pids=$WORK/pids" \
 	--extension-arg lingers:hang=1 "$dump" "$WORK/h.kdump" >/dev/null 2>&1 &
 mdf=$!
@@ -99,6 +100,11 @@ if [ -s "$WORK/pids" ] && gone "$(cut -d' ' -f1 "$WORK/pids")"; then
 	pass robust-h-child-dies-with-parent
 else
 	fail robust-h-child-dies-with-parent "the extension's process $(cut -d' ' -f1 "$WORK/pids" 2>/dev/null) lives on"
+fi
+if [ -s "$WORK/pids" ] && gone "$(cut -d' ' -f2 "$WORK/pids")"; then
+	pass robust-h-grandchild-dies-with-parent
+else
+	fail robust-h-grandchild-dies-with-parent "the extension's own child $(cut -d' ' -f2 "$WORK/pids" 2>/dev/null) lives on"
 fi
 [ -s "$WORK/pids" ] && kill -9 $(cat "$WORK/pids") 2>/dev/null
 rm -f "$WORK/h.kdump" "$WORK/pids"
@@ -127,6 +133,19 @@ if [ $? -le 1 ] && grep -q "warning: extension discard_all leaves out 0x[0-9a-f]
 else
 	fail robust-i-discard-all-warned "$(grep -i warning "$WORK/i.out" | head -n 3)"
 fi
+rm -f "$WORK/i.kdump"
+# ... and one that leaves out a single page-table page below the top
+# level, at each level (found by walking the tables with libkdumpfile).
+ranged=$(extension_dir ranged "$EXT" discard_range)
+tables=$($PYTHON "$PROJECT/tests/py/pgtables.py" "$dump" "$vi")
+[ "$(wc -l <<<"$tables")" = 3 ] || fail robust-i-page-tables "no table at each level: $tables"
+while read -r level pfn; do
+	"$MDF" -f -l -d 31 --extension-dir "$ranged" --extension-arg discard_range:first=$pfn \
+		--extension-arg discard_range:count=1 "$dump" "$WORK/i.kdump" >"$WORK/i.out" 2>&1
+	grep -q "warning: extension discard_range leaves out 0x1 pages that hold struct pages or the kernel's page tables (the first: pfn $pfn)" \
+		"$WORK/i.out" && pass robust-i-page-table-level-$level ||
+		fail robust-i-page-table-level-$level "pfn $pfn: $(grep -i warning "$WORK/i.out" | head -n 2)"
+done <<<"$tables"
 rm -f "$WORK/i.kdump"
 
 # J: text inputs are bounded and text.
@@ -187,3 +206,34 @@ install -m 0666 /dev/null "$WORK/open.kdump"
 [ "$(stat -c %a "$WORK/open.kdump")" = 600 ] && pass robust-output-mode-0600 ||
 	fail robust-output-mode-0600 "mode $(stat -c %a "$WORK/open.kdump") after -f"
 rm -f "$WORK/open.kdump" "$copy"
+
+# M: pages the input holds but cannot give cost only themselves: a page
+# of a saved dump that does not decompress, one whose descriptor is wild,
+# a page of an ELF dump under a read error (failio.so, as a bad sector or
+# a poisoned page of /proc/vmcore gives).  Every other page is written, the
+# file says it is incomplete, and the run names the pages in a warning.
+UNREADABLE="$PYTHON $PROJECT/tests/py/unreadable.py"
+CHECK="$PYTHON $PROJECT/tests/py/incompletecheck.py $TOOLS/dumpread"
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+"$MDF" -f -l -d 31 --no-extensions --message-level 0 "$dump" "$WORK/m.kdump"
+bad_data=$($UNREADABLE damage "$WORK/m.kdump" 5000 data)
+bad_desc=$($UNREADABLE damage "$WORK/m.kdump" 7000 desc)
+expect_warning robust-m-kdump-unreadable \
+	"2 pages to dump could not be read \(pfn $bad_data, $bad_desc\); the first: .*pfn $bad_data: lzo data .* does not decompress.*m2.kdump holds every other page" \
+	"$MDF" -f -l -d 31 --no-extensions "$WORK/m.kdump" "$WORK/m2.kdump"
+check robust-m-kdump-unreadable-kept $CHECK "$WORK/m2.kdump" "$dump" --pages 20000
+"$TOOLS/dumpread" "$WORK/m2.kdump" pages <<<"$((bad_data))" 2>/dev/null | grep -q "^$bad_data excluded" &&
+	pass robust-m-kdump-unreadable-excluded ||
+	fail robust-m-kdump-unreadable-excluded "pfn $bad_data does not read as excluded"
+rm -f "$WORK/m.kdump" "$WORK/m2.kdump"
+
+at=$($UNREADABLE offset "$dump" "$bad_data")
+for format in l E; do
+	expect_warning robust-m-elf-read-error-$format \
+		"1 page to dump could not be read \(pfn $bad_data\); the first: .*cannot read a PT_LOAD segment.*Input/output error.*m-$format holds every other page" \
+		env LD_PRELOAD="$TOOLS/failio.so" FAILIO_PATH="$dump" FAILIO_OP=read \
+		FAILIO_AFTER=$((at + 100)) "$MDF" -f -$format -d 31 --no-extensions "$dump" "$WORK/m-$format"
+done
+check robust-m-elf-read-error-l-kept $CHECK "$WORK/m-l" "$dump" --pages 20000
+check robust-m-elf-read-error-E-kept $UNREADABLE elfcheck "$WORK/m-E" "$dump" "$bad_data"
+rm -f "$WORK/m-l" "$WORK/m-E"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * failio.so: makes the writes to one file fail, so that tests can see how
- * makedumpfile reports, and leaves, a dump it cannot finish: faults a real
- * disk gives rarely and a small tmpfs not at all.  Preloaded
+ * failio.so: makes the writes to one file fail, or a read of it, so that
+ * tests can see how makedumpfile reports, and leaves, a dump it cannot
+ * finish or a page it cannot read: faults a real disk gives rarely and a
+ * small tmpfs not at all.  Preloaded
  * (LD_PRELOAD), it is set up by the environment:
  *
  *   FAILIO_PATH   the file, as the program opens it
@@ -12,6 +13,9 @@
  *                   short  the write that crosses FAILIO_AFTER writes only
  *                          up to it; every later one writes nothing (0)
  *                   fsync  fsync() and fdatasync() of the file
+ *                   read   a read (pread) that takes in byte FAILIO_AFTER of
+ *                          the file: it returns -1 with FAILIO_ERRNO, as a
+ *                          bad sector or a poisoned page of /proc/vmcore does
  *   FAILIO_ERRNO  the error, a number (default EIO)
  *   FAILIO_AFTER  bytes that go through first (default 0)
  *
@@ -122,6 +126,28 @@ ssize_t write(int fd, const void *buf, size_t len)
 	if (done > 0 && fd == target_fd)
 		written += (unsigned long long)done;
 	return done;
+}
+
+static ssize_t read_at(const char *name, int fd, void *buf, size_t len, off_t offset)
+{
+	unsigned long long bad = strtoull(setting("FAILIO_AFTER", "0"), NULL, 0);
+
+	if (fd == target_fd && fails("read") && (unsigned long long)offset <= bad &&
+	    bad < (unsigned long long)offset + len) {
+		errno = atoi(setting("FAILIO_ERRNO", "5"));
+		return -1;
+	}
+	return ((ssize_t (*)(int, void *, size_t, off_t))next(name))(fd, buf, len, offset);
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t offset)
+{
+	return read_at("pread", fd, buf, len, offset);
+}
+
+ssize_t pread64(int fd, void *buf, size_t len, off_t offset)
+{
+	return read_at("pread64", fd, buf, len, offset);
 }
 
 static int sync_call(const char *name, int fd)
