@@ -32,12 +32,14 @@
  * a PAC in the bits NUMBER(KERNELPACMASK) names; those bits of a kernel
  * address are ones once stripped.
  */
+#include <endian.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "arch/arch.h"
 #include "input/vmcoreinfo.h"
+#include "util/addr_set.h"
 #include "util/error.h"
 
 #define DESC_TYPE_MASK 0x3ull
@@ -117,6 +119,7 @@ static struct mdf_error *walk(const struct arm64_state *st, uint64_t root, uint6
 		err = st->reader.read(st->reader.ctx, table + index * 8, &desc, sizeof(desc));
 		if (err)
 			return err;
+		desc = le64toh(desc);
 		type = desc & DESC_TYPE_MASK;
 		next = output_address(st, desc);
 		if (level == 0 && type == DESC_TABLE) {
@@ -181,6 +184,68 @@ static struct mdf_error *arm64_vtop_root(void *state, uint64_t root, uint64_t va
 	if (vaddr >> st->va_bits_walked)
 		return &mdf_error_unmapped;
 	return walk(st, output_address(st, root), vaddr, paddr, page_size);
+}
+
+/*
+ * More table pages than this is a loop in damaged tables: 64 TiB mapped
+ * with 4 KiB pages alone would need fewer.
+ */
+#define MAX_TABLE_PAGES (1u << 25)
+
+struct table_walk {
+	const struct arm64_state *st;
+	struct mdf_error *(*fn)(uint64_t paddr, void *arg);
+	void *arg;
+	struct addr_set seen;
+	uint64_t *entries;    /* a page's worth, for each level in turn */
+};
+
+/* @table, @below levels above the last, and the tables below it. */
+static struct mdf_error *walk_tables(struct table_walk *w, uint64_t table, int below)
+{
+	const struct arm64_state *st = w->st;
+	size_t count = (size_t)1 << (below == st->levels - 1 ? st->top_index_bits : (int)st->page_shift - 3);
+	uint64_t *entries = w->entries + (size_t)below * ((size_t)1 << (st->page_shift - 3));
+	struct mdf_error *err = w->fn(table, w->arg);
+
+	if (err || below == 0)
+		return err;
+	if (mdf_error_drop(st->reader.read(st->reader.ctx, table, entries, count * 8)))
+		return NULL;
+	for (size_t i = 0; i < count && !err; i++) {
+		uint64_t desc = le64toh(entries[i]), next = output_address(st, desc);
+		int added;
+
+		if ((desc & DESC_TYPE_MASK) != DESC_TABLE)
+			continue;
+		added = addr_set_add(&w->seen, next);
+		if (added < 0)
+			return &mdf_error_enomem;
+		if (added == 1)
+			continue;
+		if (w->seen.count > MAX_TABLE_PAGES)
+			return mdf_error(-MDF_ECORRUPT, "the kernel page tables hold more than %u tables below "
+					 "swapper_pg_dir: a loop?", MAX_TABLE_PAGES);
+		err = walk_tables(w, next, below - 1);
+	}
+	return err;
+}
+
+/* swapper_pg_dir maps the kernel's half alone (TTBR1): all of it. */
+static struct mdf_error *arm64_for_each_table_page(void *state, struct mdf_error *(*fn)(uint64_t paddr, void *arg),
+						   void *arg)
+{
+	const struct arm64_state *st = state;
+	struct table_walk w = { .st = st, .fn = fn, .arg = arg };
+	struct mdf_error *err;
+
+	w.entries = malloc((size_t)st->levels << st->page_shift);
+	if (!w.entries)
+		return &mdf_error_enomem;
+	err = walk_tables(&w, st->root, st->levels - 1);
+	addr_set_free(&w.seen);
+	free(w.entries);
+	return err;
 }
 
 static struct mdf_error *read_config(struct arm64_state *st, const struct vmcoreinfo *vi)
@@ -352,5 +417,6 @@ const struct arch_ops arch_arm64 = {
 	.init = arm64_init,
 	.vtop = arm64_vtop,
 	.vtop_root = arm64_vtop_root,
+	.for_each_table_page = arm64_for_each_table_page,
 	.free = arm64_free,
 };

@@ -23,7 +23,8 @@
 #   finds) finds labprobe with its pid; its VMAs and anonymous pages (THPs
 #   among them on the QEMU dump) are the guest's;
 # - drm_shmem_filter at -d 1 drops exactly the vgem marker pfns;
-#   user_stack_keep keeps labprobe's resident stack pages at -d 31;
+#   user_stack_keep keeps labprobe's resident stack pages at -d 31; an
+#   extension that discards a page of the kernel's page tables is warned of;
 # - VMCOREINFO that contradicts the page tables (-i): a VA_BITS/T1SZ
 #   mismatch, a PHYS_OFFSET beyond RAM, an _stext outside the image
 #   kimage_voffset locates: a clear error each.
@@ -277,6 +278,22 @@ for l in sys.stdin: print(hex(int(l, 16) >> 12))' >"$t/stack.pfns"
 	fi
 	rm -f "$t"/*.kdump
 done
+
+# An extension that discards a page of the kernel's page tables is warned
+# about, at each level (the tables found by tests/py/arm64pgtables.py).
+if dump=$(fixture 6.1-arm64-kdump.elf) && [ -s "$TEXT/discard_range.so" ]; then
+	ranged=$(extension_dir ranged "$TEXT" discard_range)
+	tables=$($PYTHON "$PROJECT/tests/py/arm64pgtables.py" "$dump" "$VMCORES/6.1-arm64-kdump/vmcoreinfo.txt")
+	[ "$(wc -l <<<"$tables")" = 3 ] || fail arm64-page-tables "no table at each level: $tables"
+	while read -r level pfn; do
+		"$MDF" -f -l -d 31 --extension-dir "$ranged" --extension-arg discard_range:first=$pfn \
+			--extension-arg discard_range:count=1 "$dump" "$WORK/t.kdump" >"$WORK/t.out" 2>&1
+		grep -q "warning: extension discard_range leaves out 0x1 pages that hold struct pages or the kernel's page tables (the first: pfn $pfn)" \
+			"$WORK/t.out" && pass arm64-page-table-level-$level ||
+			fail arm64-page-table-level-$level "pfn $pfn: $(grep -i warning "$WORK/t.out" | head -n 2)"
+	done <<<"$tables"
+	rm -f "$WORK/t.kdump"
+fi
 
 # VMCOREINFO against the page tables, through -i.
 if dump=$(fixture 6.1-arm64-qemu.elf); then
