@@ -91,6 +91,8 @@ static uint64_t output_address(const struct arm64_state *st, uint64_t desc)
  * Blocks sit at the levels that map 1 GiB or less with 4K pages (512 GiB
  * with LPA2), 32 MiB (64 GiB with LPA2) with 16K, and 512 MiB (4 TiB with
  * 52-bit addresses) with 64K: the architecture's levels 1 and 2 at most.
+ * A 4 TiB block is taken with 48-bit addresses too, where no kernel
+ * writes one.
  */
 static bool block_allowed(const struct arm64_state *st, int levels_below)
 {
@@ -183,7 +185,8 @@ static struct mdf_error *arm64_vtop_root(void *state, uint64_t root, uint64_t va
 	vaddr &= (1ull << 56) - 1;
 	if (vaddr >> st->va_bits_walked)
 		return &mdf_error_unmapped;
-	return walk(st, output_address(st, root), vaddr, paddr, page_size);
+	/* A pgd smaller than a page comes from a slab cache: @root need not be page-aligned. */
+	return walk(st, root, vaddr, paddr, page_size);
 }
 
 /*

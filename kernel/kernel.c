@@ -310,8 +310,10 @@ static void search_image(struct kernel *k, const char *name)
 		which = FOUND_MODULES;
 	else if (!strcmp(name, "btf_modules"))
 		which = FOUND_BTF_MODULES;
-	else
-		return search_exports(k, name);
+	else {
+		search_exports(k, name);
+		return;
+	}
 	if (k->searched & which)
 		return;
 	k->searched |= which;
