@@ -4,8 +4,8 @@
  * in any of the kernel's page-table shapes, with the facts to check it.
  *
  *   mkvmcore --arch arm64 [--page-size 4K|16K|64K] [--va-bits N]
- *            [--t1sz N] [--ram SIZE] [--damage loop] [--facts FILE]
- *            [--vmcoreinfo-out FILE] OUT.elf
+ *            [--t1sz N] [--pre-5.4] [--ram SIZE] [--damage loop]
+ *            [--facts FILE] [--vmcoreinfo-out FILE] OUT.elf
  *
  * Defaults: 4K pages, VA_BITS 48, T1SZ = 64 - VA_BITS, 64 MiB of RAM at
  * 0x40000000 (QEMU virt's PHYS_OFFSET).  It holds what translation needs
@@ -22,6 +22,10 @@
  * architecture allows above the page-level one, and leaves holes.  A
  * kernel built for 52 bits that walks 48 (--va-bits 52 --t1sz 16) keeps
  * the whole root table and PHYS_OFFSET moved as the kernel moves it.
+ *
+ * --pre-5.4 lays the kernel's space out as kernels before 5.4 did: the
+ * linear map in its upper half, the image and vmalloc in the lower, and
+ * VMCOREINFO without TCR_EL1_T1SZ and KERNELPACMASK.
  *
  * --damage loop makes the root entry above _stext point at the root
  * itself: a reader must say so, not loop.
@@ -66,6 +70,7 @@ struct a64 {
 	uint64_t page_size;
 	int va_bits, va_walked, levels, top_bits;
 	bool lpa2, pa52, loop;
+	bool pre_5_4;                 /* the linear map in the upper half, the image in the lower */
 	uint64_t ram_size;
 	uint8_t *ram, *high;
 	uint64_t next_table;          /* tables are taken from the top of RAM down */
@@ -217,6 +222,8 @@ static void a64_image(struct a64 *a)
 	a64_fail(a, text);                       /* the image's head: not mapped */
 	a64_fail(a, hole + 0x100);
 	a64_fail(a, text + A64_IMAGE_SIZE + 0x10);
+	if (a->pre_5_4)
+		return;
 	/* A kernel pointer signed with a PAC: bit 55 kept, the other bits above the address are the code. */
 	pac_bits = 0xa5a5a5a5a5a5a5a5ULL & (~0ULL << a->va_walked) & ~(1ULL << 55);
 	a64_fact(a, ((stext + 0x40) & ~(~0ULL << a->va_walked)) | pac_bits | (1ULL << 55),
@@ -293,13 +300,16 @@ static void a64_vmcoreinfo(struct a64 *a, const char *osrelease)
 			 "OSRELEASE=%s\nPAGESIZE=%" PRIu64 "\nSYMBOL(swapper_pg_dir)=%" PRIx64
 			 "\nSYMBOL(_stext)=%" PRIx64 "\nSYMBOL(mem_section)=%" PRIx64
 			 "\nNUMBER(VA_BITS)=%d\nNUMBER(kimage_voffset)=0x%" PRIx64
-			 "\nNUMBER(PHYS_OFFSET)=0x%" PRIx64 "\nNUMBER(TCR_EL1_T1SZ)=0x%x\nKERNELOFFSET=%" PRIx64
-			 "\nNUMBER(KERNELPACMASK)=0x%" PRIx64 "\n",
+			 "\nNUMBER(PHYS_OFFSET)=0x%" PRIx64 "\nKERNELOFFSET=%" PRIx64 "\n",
 			 osrelease, a->page_size, (uint64_t)(a->text_va + A64_ROOT_OFFSET),
 			 (uint64_t)(a->text_va + A64_STEXT_OFFSET), (uint64_t)(a->linear_start + 0x123440), a->va_bits,
-			 a->kimage_voffset, a->phys_offset_said, 64 - a->va_walked, (uint64_t)A64_KASLR,
-			 (uint64_t)(~0ULL << a->va_walked));
+			 a->kimage_voffset, a->phys_offset_said, (uint64_t)A64_KASLR);
 
+	/* TCR_EL1_T1SZ came in 5.9, KERNELPACMASK in 5.7: a kernel before 5.4 has neither. */
+	if (!a->pre_5_4)
+		n += snprintf(a->vmcoreinfo + n, sizeof(a->vmcoreinfo) - (size_t)n,
+			      "NUMBER(TCR_EL1_T1SZ)=0x%x\nNUMBER(KERNELPACMASK)=0x%" PRIx64 "\n", 64 - a->va_walked,
+			      (uint64_t)(~0ULL << a->va_walked));
 	a->vmcoreinfo_len = (size_t)n;
 }
 
@@ -434,6 +444,8 @@ int arm64_main(int argc, char **argv)
 		} else if (!strcmp(opt, "--ram") && val) {
 			a.ram_size = parse_size(val);
 			i++;
+		} else if (!strcmp(opt, "--pre-5.4")) {
+			a.pre_5_4 = true;
 		} else if (!strcmp(opt, "--damage") && val && !strcmp(val, "loop")) {
 			a.loop = true;
 			i++;
@@ -452,13 +464,17 @@ int arm64_main(int argc, char **argv)
 			die("arm64: unknown or incomplete option '%s' (see tests/gen/gen_arm64.c)", opt);
 		}
 	}
+	if (a.pre_5_4 && !strcmp(osrelease, "6.1.0-mkvmcore-arm64"))
+		osrelease = "4.19.0-mkvmcore-arm64";
 	if (!out)
-		die("usage: mkvmcore --arch arm64 [--page-size 4K|16K|64K] [--va-bits N] [--t1sz N] [--ram SIZE] "
+		die("usage: mkvmcore --arch arm64 [--page-size 4K|16K|64K] [--va-bits N] [--t1sz N] [--pre-5.4] [--ram SIZE] "
 		    "[--damage loop] [--facts FILE] [--vmcoreinfo-out FILE] OUT.elf");
 	a.page_size = 1ULL << a.page_shift;
 	a.va_walked = t1sz ? 64 - t1sz : a.va_bits;
-	if (a.va_bits < 36 || a.va_bits > 52 || a.va_walked > a.va_bits || a.va_walked < 36)
-		die("arm64: VA_BITS %d walking %d bits is no arm64 kernel", a.va_bits, a.va_walked);
+	if (a.va_bits < 36 || a.va_bits > 52 || a.va_walked > a.va_bits || a.va_walked < 36 ||
+	    (a.pre_5_4 && (a.va_bits > 48 || a.va_walked != a.va_bits)))
+		die("arm64: VA_BITS %d walking %d bits is no arm64 kernel%s", a.va_bits, a.va_walked,
+		    a.pre_5_4 ? " before 5.4" : "");
 	a.levels = levels_for(a.va_walked, a.page_shift);
 	a.top_bits = a.va_walked - (int)level_shift(&a, a.levels - 1);
 	if (levels_for(a.va_bits, a.page_shift) == a.levels)
@@ -473,10 +489,18 @@ int arm64_main(int argc, char **argv)
 	if (a.pa52)
 		a.high = xcalloc(1, A64_HIGH_SIZE);
 	a.next_table = A64_PHYS_OFFSET + a.ram_size;
-	/* The flipped layout (5.4+): linear map below, image above; 52-on-48 moves PHYS_OFFSET. */
+	/*
+	 * Since 5.4: the linear map in the lower half of the kernel's space,
+	 * the image and vmalloc above; 52-on-48 moves PHYS_OFFSET.  Before:
+	 * the other way round.  (a.upper: the half with the image.)
+	 */
 	a.linear_start = ~0ULL << a.va_walked;
 	a.phys_offset_said = A64_PHYS_OFFSET - ((1ULL << a.va_bits) - (1ULL << a.va_walked));
 	a.upper = a.linear_start + (1ULL << (a.va_walked - 1));
+	if (a.pre_5_4) {
+		a.upper = a.linear_start;
+		a.linear_start += 1ULL << (a.va_walked - 1);
+	}
 	a.text_pa = A64_PHYS_OFFSET + A64_IMAGE_OFFSET;
 	a.text_va = a.upper + (128ULL << 20) + (A64_KASLR & ((1ULL << (a.va_walked - 3)) - 1) & ~((2ULL << 20) - 1));
 	a.kimage_voffset = a.text_va - a.text_pa;

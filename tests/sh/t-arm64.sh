@@ -31,7 +31,8 @@
 # And on generated arm64 dumps (mkvmcore --arch arm64) of every page-table
 # shape: 4K pages with 3, 4 and 5 levels (52-bit VA, LPA2), 16K with 3 and
 # 4 (LPA2), 64K with 2 and 3 (52-bit VA and PA), kernels built for 52 bits
-# walking 47 or 48: every translation the facts state (pages, contiguous
+# walking 47 or 48, and the layout of kernels before 5.4 (the linear map
+# in the upper half): every translation the facts state (pages, contiguous
 # runs, blocks of each size, 52-bit output addresses, a PAC-signed
 # pointer) and every hole, with libkdumpfile reading the same bytes by
 # virtual address where it can, and the same facts hold in QEMU's 64 KiB
@@ -68,6 +69,21 @@ if [ -x "$GEN" ]; then
 				"$WORK/$name.kdump" "$WORK/$name.facts" vtop
 		fi
 		rm -f "$WORK/$name.elf" "$WORK/$name.kdump"
+	done
+	# Kernels before 5.4: the linear map in the upper half, no TCR_EL1_T1SZ or KERNELPACMASK.
+	for shape in "4K 39" "4K 48" "16K 47" "64K 42" "64K 48"; do
+		set -- $shape
+		name=arm64-gen-pre-5.4-$1-va$2
+		if ! "$GEN" --arch arm64 --pre-5.4 --page-size "$1" --va-bits "$2" --facts "$WORK/$name.facts" \
+			"$WORK/$name.elf" >"$WORK/$name.gen.log" 2>&1; then
+			fail "$name" "mkvmcore failed: $(tail -n 2 "$WORK/$name.gen.log")"
+			continue
+		fi
+		check "$name-vtop" $PYTHON "$PROJECT/tests/py/gencheck.py" "$TOOLS/dumpread" "$WORK/$name.elf" \
+			"$WORK/$name.facts" vtop
+		check "$name-libkdumpfile" $PYTHON "$PROJECT/tests/py/kvcheck.py" "$WORK/$name.elf" "$WORK/$name.facts" \
+			$((${1%K} * 1024)) 5
+		rm -f "$WORK/$name.elf"
 	done
 	if "$GEN" --arch arm64 --damage loop "$WORK/loop.elf" >"$WORK/loop.gen.log" 2>&1; then
 		expect_failure arm64-gen-page-table-loop \
