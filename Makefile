@@ -28,7 +28,7 @@ DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' util/version.h)
 
-CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"'
+CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"' -DEPPIC_DIR='"$(EPPICDIR)"'
 # -c's encoder: ISA-L where Debian packages it, else libdeflate (zlib_encoder.h).
 ZLIB_ENCODER ?= $(if $(shell pkg-config --exists libisal 2>/dev/null && echo yes),isal,libdeflate)
 ifeq ($(ZLIB_ENCODER),isal)
@@ -67,7 +67,8 @@ COMPAT_SRCS := kallsyms.c btf_info.c erase_info.c extension.c
 UPSTREAM_API_FILES := makedumpfile.h kallsyms.h btf_info.h extension.h erase_info.h makedumpfile.ld
 CORE_SRCS := $(filter-out codec/zlib_encoder_%.c,$(foreach layer,$(LAYERS),$(wildcard $(layer)/*.c))) \
 	codec/zlib_encoder_$(ZLIB_ENCODER).c $(COMPAT_SRCS)
-MAIN_SRCS := makedumpfile.c
+# The command line (cli/) and the orchestration of each mode's steps.
+MAIN_SRCS := makedumpfile.c $(wildcard cli/*.c)
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)

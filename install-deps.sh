@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs, with apt-get, what the build, the tests and the benchmarks need
-# on Debian 12.  Run as root.
+# on Debian 12.  As root (a container's shell, which has no sudo), or as a
+# user who may sudo: it then runs itself again through sudo.
 set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "install-deps.sh: run it as root (there is no sudo)" >&2; exit 1; }
+	exec sudo "$0" "$@"
+fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends \

@@ -9,16 +9,15 @@
  * on the way up: this file is the one place that prints errors, once
  * each.  It decides the exit status and cleans up.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "cli/options.h"
 #include "codec/codec.h"
 #include "codec/zlib_encoder.h"
 #include "erase/config.h"
@@ -26,6 +25,7 @@
 #include "erase/eraseinfo.h"
 #include "extension/host.h"
 #include "input/dump_input.h"
+#include "input/kdump_format.h"
 #include "input/kcore.h"
 #include "input/vmcoreinfo.h"
 #include "kernel/btf.h"
@@ -44,52 +44,11 @@
 #include "output/unreadable_pages.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
+#include "scan/unused_vmemmap.h"
 #include "util/error.h"
 #include "util/message.h"
 #include "util/vec.h"
 #include "util/version.h"
-
-enum mdf_mode {
-	MODE_DUMP,              /* VMCORE DUMPFILE: filter and write */
-	MODE_REASSEMBLE_FLAT,   /* -R DUMPFILE < flattened stream */
-	MODE_DUMP_KALLSYMS,     /* --dump-kallsyms VMCORE [OUTFILE] */
-	MODE_DUMP_TYPE,         /* --dump-type [MODULE:]NAME[.MEMBER...] VMCORE */
-	MODE_SPLIT,             /* --split VMCORE DUMPFILE1 DUMPFILE2 ... */
-	MODE_REASSEMBLE_SPLIT,  /* --reassemble DUMPFILE1 ... DUMPFILE */
-	MODE_DUMP_DMESG,        /* --dump-dmesg VMCORE LOGFILE */
-	MODE_MEM_USAGE,         /* --mem-usage VMCORE */
-	MODE_ERASEINFO,         /* --eraseinfo DUMPFILE */
-	MODE_VERSION,
-	MODE_HELP,
-};
-
-struct mdf_options {
-	enum mdf_mode mode;
-	const char *vmcore;
-	const char *output;           /* dump file or listing; NULL: stdout */
-	const char *vmcoreinfo_file;  /* -i */
-	bool force;                   /* -f */
-	bool flatten;                 /* -F */
-	bool elf;                     /* -E */
-	bool split;                   /* --split */
-	int message_level;
-	int dump_level;               /* -d, the first of its list */
-	int codec;                    /* enum mdf_codec: -c, -l, -p, -z */
-	unsigned long cyclic_buffer_kib;  /* --cyclic-buffer; 0: from free memory */
-	int num_threads;              /* --num-threads: compression threads */
-	bool num_threads_set;         /* given; else one per online CPU */
-	struct extension_options extensions;
-	struct extension_arg *extension_args;  /* owned; extensions.args points here */
-	size_t extension_args_cap;
-	const char **extension_names;          /* owned; extensions.names points here */
-	size_t extension_names_cap;
-	const char *type_spec;        /* --dump-type */
-	/* --split: the files to write; --reassemble: the files to read. */
-	char **dumpfiles;
-	unsigned int nr_dumpfiles;
-	unsigned long splitblock_kib; /* --splitblock-size; 0: 1 GiB */
-	const char *config_path;      /* --config: the filter config, what to erase */
-};
 
 struct dump_input;
 struct vmcoreinfo;
@@ -107,104 +66,6 @@ struct mdf_context {
 	struct kernel *kernel;        /* VMCOREINFO, kallsyms and BTF, loaded as asked for */
 };
 
-enum long_option {
-	OPT_MESSAGE_LEVEL = 256,
-	OPT_DUMP_KALLSYMS,
-	OPT_CYCLIC_BUFFER,
-	OPT_NUM_THREADS,
-	OPT_DUMP_TYPE,
-	OPT_EXTENSION,
-	OPT_EXTENSION_DIR,
-	OPT_NO_EXTENSIONS,
-	OPT_EXTENSION_TIMEOUT,
-	OPT_EXTENSION_ARG,
-	OPT_SPLIT,
-	OPT_SPLITBLOCK_SIZE,
-	OPT_CONFIG,
-	OPT_ERASEINFO,
-	OPT_REASSEMBLE,
-	OPT_DUMP_DMESG,
-	OPT_MEM_USAGE,
-};
-
-static const struct option long_options[] = {
-	{ "message-level", required_argument, NULL, OPT_MESSAGE_LEVEL },
-	{ "dump-kallsyms", no_argument, NULL, OPT_DUMP_KALLSYMS },
-	{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
-	{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
-	{ "dump-type", required_argument, NULL, OPT_DUMP_TYPE },
-	{ "extension", required_argument, NULL, OPT_EXTENSION },
-	{ "extension-dir", required_argument, NULL, OPT_EXTENSION_DIR },
-	{ "no-extensions", no_argument, NULL, OPT_NO_EXTENSIONS },
-	{ "extension-timeout", required_argument, NULL, OPT_EXTENSION_TIMEOUT },
-	{ "extension-arg", required_argument, NULL, OPT_EXTENSION_ARG },
-	{ "split", no_argument, NULL, OPT_SPLIT },
-	{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "eraseinfo", no_argument, NULL, OPT_ERASEINFO },
-	{ "reassemble", no_argument, NULL, OPT_REASSEMBLE },
-	{ "dump-dmesg", no_argument, NULL, OPT_DUMP_DMESG },
-	{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'v' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void print_usage(FILE *out)
-{
-	fprintf(out,
-		"Usage:\n"
-		"  makedumpfile [-c|-l|-p|-z|-E] [-d DL] [-f] [-i VMCOREINFO] [--config FILE] VMCORE DUMPFILE\n"
-		"  makedumpfile -F [-c|-l|-p|-z|-E] [-d DL] [-i VMCOREINFO] VMCORE\n"
-		"  makedumpfile -R DUMPFILE < FLATTENED_DUMP\n"
-		"  makedumpfile --split [-c|-l|-p|-z] [-d DL] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
-		"  makedumpfile --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
-		"  makedumpfile --dump-dmesg [-i VMCOREINFO] VMCORE LOGFILE\n"
-		"  makedumpfile --mem-usage [-i VMCOREINFO] VMCORE   (/proc/kcore on a live system)\n"
-		"  makedumpfile --eraseinfo DUMPFILE\n"
-		"  makedumpfile --dump-kallsyms [-i VMCOREINFO] VMCORE [OUTFILE]\n"
-		"  makedumpfile --dump-type [MODULE:]NAME[.MEMBER...][,...] [-i VMCOREINFO] VMCORE\n"
-		"  makedumpfile -v | -h\n"
-		"\n"
-		"Options:\n"
-		"  -d DL              dump level, 0..31, the sum of the pages to exclude:\n"
-		"                       1 zero pages, 2 cache without private, 4 all cache,\n"
-		"                       8 user process data, 16 free pages\n"
-		"  -c | -l | -p | -z  compress pages with zlib | lzo | snappy | zstd\n"
-		"  -E                 write an ELF dump file instead of a kdump-compressed one\n"
-		"  -F                 write the flattened format to standard output\n"
-		"  -R                 reassemble a flattened dump read from standard input\n"
-		"  -f                 overwrite an existing output file\n"
-		"  -i VMCOREINFO      read VMCOREINFO from this file instead of the dump\n"
-		"  -b ORDER           accepted for compatibility (write buffering is automatic)\n"
-		"  -D                 print debugging messages\n"
-		"  --split            write the dump as several files, each a range of pfns\n"
-		"  --splitblock-size KB  split at multiples of this much memory (default 1 GiB)\n"
-		"  --reassemble       put the files of a split dump back into one\n"
-		"  --config FILE      erase, in the pages written, the data the filter config FILE\n"
-		"                     names (makedumpfile.conf(5))\n"
-		"  --eraseinfo        print what DUMPFILE says was erased from it\n"
-		"  --dump-dmesg       write the kernel log of the dump to LOGFILE\n"
-		"  --mem-usage        print how many pages of each kind the memory holds\n"
-		"  --cyclic-buffer KB bitmap buffer per cycle, in KiB (default: from free memory)\n"
-		"  --num-threads N    compress pages on N threads (default: one per CPU)\n"
-		"  --dump-kallsyms    print the dump's kernel and module symbols as /proc/kallsyms does\n"
-		"  --dump-type SPEC   print, from the dump's BTF, a type's size, a member's offset,\n"
-		"                     size and bitfield width, or an enum constant's value; SPEC is\n"
-		"                     [MODULE:]NAME[.MEMBER...], several joined by commas\n"
-		"  --extension-dir DIR  run the page-filter extensions (*.so) of DIR (default\n"
-		"                     " EXTENSION_DIR ")\n"
-		"  --extension NAME.so|PATH  run this extension (repeatable), instead of the\n"
-		"                     default directory's; a NAME is looked for in DIR, then in\n"
-		"                     the default directory, never in the current one\n"
-		"  --no-extensions    run no extension\n"
-		"  --extension-timeout S  seconds each extension may take (default 60)\n"
-		"  --extension-arg NAME:KEY=VALUE  an option for extension NAME\n"
-		"  --message-level N  0..31: 1 progress, 2 common, 4 errors, 8 debug, 16 report\n"
-		"  -v                 print the version\n"
-		"  -h                 print this help\n");
-}
-
 /*
  * Prints @err: the layers below return errors, and this file says each
  * once, where a mode's step fails.  Returns its code (0 for none).  A
@@ -216,296 +77,6 @@ static int print_error(struct mdf_error *err)
 	if (err && page_source_said(err))
 		return mdf_error_drop(err);
 	return mdf_error_print(err, false);
-}
-
-/* Upstream's wording for a command line it cannot use. */
-static int invalid_command_line(void)
-{
-	msg_error("Commandline parameter is invalid.\nTry `makedumpfile --help' for more information.");
-	return -EINVAL;
-}
-
-static int parse_number(const char *text, long min, long max, long *value)
-{
-	char *end;
-
-	errno = 0;
-	*value = strtol(text, &end, 10);
-	return errno || end == text || *end || *value < min || *value > max ? -EINVAL : 0;
-}
-
-/* An option's number, with upstream's "What(text) is invalid." on a bad one. */
-static int parse_option_number(const char *text, long min, long max, const char *what,
-			       long *value)
-{
-	if (!parse_number(text, min, max, value))
-		return 0;
-	msg_error("%s(%s) is invalid.", what, text);
-	return invalid_command_line();
-}
-
-/* -d takes a comma-separated list; upstream dumps at the first level. */
-static int parse_dump_level(const char *text, int *level)
-{
-	char *copy = strdup(text), *item, *save = NULL;
-	bool first = true;
-	int err = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		long value;
-
-		if (parse_number(item, 0, DL_MAX, &value)) {
-			msg_error("Dump_level(%s) is invalid.", item);
-			err = -EINVAL;
-			break;
-		}
-		if (first)
-			*level = (int)value;
-		first = false;
-	}
-	if (!err && first) {
-		msg_error("Dump_level is invalid.");
-		err = -EINVAL;
-	}
-	free(copy);
-	return err;
-}
-
-/*
- * The positional arguments of the modes that read a dump or a split dump's
- * files, with upstream's checks of which options go together.
- */
-static int parse_dump_arguments(int argc, char **argv, struct mdf_options *opt,
-				bool reassemble_split, bool dmesg, bool mem_usage)
-{
-	int positional = argc - optind;
-
-	if (reassemble_split) {
-		opt->mode = MODE_REASSEMBLE_SPLIT;
-		if (positional < 2 || opt->codec || opt->dump_level || opt->elf || opt->flatten ||
-		    opt->vmcoreinfo_file || opt->split)
-			return invalid_command_line();
-		opt->dumpfiles = argv + optind;
-		opt->nr_dumpfiles = (unsigned int)positional - 1;
-		opt->output = argv[argc - 1];
-		return 0;
-	}
-	if (dmesg || mem_usage) {
-		opt->mode = dmesg ? MODE_DUMP_DMESG : MODE_MEM_USAGE;
-		/* As upstream: -F sends the log to standard output. */
-		if (positional != (mem_usage || opt->flatten ? 1 : 2) || opt->split || opt->elf)
-			return invalid_command_line();
-		opt->vmcore = argv[optind];
-		opt->output = positional == 2 ? argv[optind + 1] : NULL;
-		return 0;
-	}
-	if (opt->elf && opt->codec)
-		return invalid_command_line();
-	if (opt->num_threads && (opt->split || opt->elf)) {
-		msg_error(opt->split ? "--num-threads cannot used with --split."
-				     : "--num-threads cannot used with ELF format.");
-		return invalid_command_line();
-	}
-	if (opt->split) {
-		opt->mode = MODE_SPLIT;
-		if (opt->elf) {
-			msg_error("Options for splitting dumpfile cannot be used with Elf format.");
-			return invalid_command_line();
-		}
-		if (opt->flatten || positional < 3)
-			return invalid_command_line();
-		opt->vmcore = argv[optind];
-		opt->dumpfiles = argv + optind + 1;
-		opt->nr_dumpfiles = (unsigned int)positional - 1;
-		return 0;
-	}
-	if (opt->flatten ? positional != 1 : positional != 2) {
-		msg_error(opt->flatten ? "-F takes VMCORE only: the dump goes to standard output"
-				       : "expected VMCORE and DUMPFILE");
-		return invalid_command_line();
-	}
-	opt->vmcore = argv[optind];
-	opt->output = opt->flatten ? NULL : argv[optind + 1];
-	return 0;
-}
-
-static int parse_options(int argc, char **argv, struct mdf_options *opt)
-{
-	bool reassemble = false, dump_kallsyms = false, debug = false;
-	bool reassemble_split = false, dmesg = false, mem_usage = false, eraseinfo = false;
-	int c, positional;
-	long value;
-
-	opt->mode = MODE_DUMP;
-	opt->message_level = ML_DEFAULT;
-	opt->codec = CODEC_NONE;
-	opt->dump_level = 0;
-	while ((c = getopt_long(argc, argv, "b:cDd:EFfhi:lpRvz", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (parse_option_number(optarg, 0, 30, "Block order", &value))
-				return -EINVAL;
-			break;
-		case 'c':
-			opt->codec = CODEC_ZLIB;
-			break;
-		case 'l':
-			opt->codec = CODEC_LZO;
-			break;
-		case 'p':
-			opt->codec = CODEC_SNAPPY;
-			break;
-		case 'z':
-			opt->codec = CODEC_ZSTD;
-			break;
-		case 'D':
-			debug = true;
-			break;
-		case 'd':
-			if (parse_dump_level(optarg, &opt->dump_level))
-				return invalid_command_line();
-			break;
-		case 'E':
-			opt->elf = true;
-			break;
-		case 'F':
-			opt->flatten = true;
-			break;
-		case 'f':
-			opt->force = true;
-			break;
-		case 'h':
-			opt->mode = MODE_HELP;
-			return 0;
-		case 'i':
-			opt->vmcoreinfo_file = optarg;
-			break;
-		case 'R':
-			reassemble = true;
-			break;
-		case 'v':
-			opt->mode = MODE_VERSION;
-			return 0;
-		case OPT_MESSAGE_LEVEL:
-			if (parse_option_number(optarg, 0, ML_MAX, "Message_level", &value))
-				return -EINVAL;
-			opt->message_level = (int)value;
-			break;
-		case OPT_DUMP_KALLSYMS:
-			dump_kallsyms = true;
-			break;
-		case OPT_DUMP_TYPE:
-			opt->type_spec = optarg;
-			break;
-		case OPT_CYCLIC_BUFFER:
-			if (parse_option_number(optarg, 1, 1L << 30, "Cyclic buffer size", &value))
-				return -EINVAL;
-			opt->cyclic_buffer_kib = (unsigned long)value;
-			break;
-		case OPT_EXTENSION:
-			if (vec_reserve(opt->extension_names, &opt->extension_names_cap,
-					opt->extensions.nr_names, 1))
-				return print_error(&mdf_error_enomem);
-			opt->extension_names[opt->extensions.nr_names++] = optarg;
-			opt->extensions.names = opt->extension_names;
-			break;
-		case OPT_EXTENSION_DIR:
-			opt->extensions.dir = optarg;
-			break;
-		case OPT_NO_EXTENSIONS:
-			opt->extensions.disabled = true;
-			break;
-		case OPT_EXTENSION_TIMEOUT:
-			if (parse_option_number(optarg, 1, 86400, "Extension timeout", &value))
-				return -EINVAL;
-			opt->extensions.timeout = (unsigned int)value;
-			break;
-		case OPT_EXTENSION_ARG:
-			if (vec_reserve(opt->extension_args, &opt->extension_args_cap,
-					opt->extensions.nr_args, 1))
-				return print_error(&mdf_error_enomem);
-			opt->extensions.args = opt->extension_args;
-			if (print_error(extension_parse_arg(optarg,
-							    &opt->extension_args[opt->extensions.nr_args])))
-				return invalid_command_line();
-			opt->extensions.nr_args++;
-			break;
-		case OPT_SPLIT:
-			opt->split = true;
-			break;
-		case OPT_SPLITBLOCK_SIZE:
-			if (parse_option_number(optarg, 1, 1L << 40, "The splitblock size", &value))
-				return -EINVAL;
-			opt->splitblock_kib = (unsigned long)value;
-			break;
-		case OPT_REASSEMBLE:
-			reassemble_split = true;
-			break;
-		case OPT_CONFIG:
-			opt->config_path = optarg;
-			break;
-		case OPT_ERASEINFO:
-			eraseinfo = true;
-			break;
-		case OPT_DUMP_DMESG:
-			dmesg = true;
-			break;
-		case OPT_MEM_USAGE:
-			mem_usage = true;
-			break;
-		case OPT_NUM_THREADS:
-			if (parse_option_number(optarg, 0, 4096, "Number of threads", &value))
-				return -EINVAL;
-			opt->num_threads = (int)value;
-			opt->num_threads_set = true;
-			break;
-		default:
-			return invalid_command_line();
-		}
-	}
-	if (debug)
-		opt->message_level |= ML_DEBUG;
-	positional = argc - optind;
-	if (reassemble) {
-		opt->mode = MODE_REASSEMBLE_FLAT;
-		if (positional != 1) {
-			msg_error("-R takes one argument, the dump file to write (the stream comes on stdin)");
-			return invalid_command_line();
-		}
-		opt->output = argv[optind];
-		return 0;
-	}
-	if (dump_kallsyms) {
-		opt->mode = MODE_DUMP_KALLSYMS;
-		if (positional < 1 || positional > 2) {
-			msg_error("--dump-kallsyms takes VMCORE and an optional OUTFILE");
-			return invalid_command_line();
-		}
-		opt->vmcore = argv[optind];
-		opt->output = positional == 2 ? argv[optind + 1] : NULL;
-		return 0;
-	}
-	if (eraseinfo) {
-		opt->mode = MODE_ERASEINFO;
-		if (positional != 1) {
-			msg_error("--eraseinfo takes one DUMPFILE");
-			return invalid_command_line();
-		}
-		opt->vmcore = argv[optind];
-		return 0;
-	}
-	if (opt->type_spec) {
-		opt->mode = MODE_DUMP_TYPE;
-		if (positional != 1) {
-			msg_error("--dump-type takes [MODULE:]NAME[.MEMBER...] and VMCORE");
-			return invalid_command_line();
-		}
-		opt->vmcore = argv[optind];
-		return 0;
-	}
-	return parse_dump_arguments(argc, argv, opt, reassemble_split, dmesg, mem_usage);
 }
 
 /* Opens the dump and reads its VMCOREINFO (or -i's). */
@@ -568,6 +139,63 @@ static int print_write_failure(struct mdf_error *err, struct dump_file_fate *fat
 	fate->error = NULL;
 	dump_file_fate_tell(fate);
 	return code;
+}
+
+/*
+ * --dry-run: the writers write to /dev/null, which takes every byte and
+ * keeps none, so that the run is a real one but for the file.
+ */
+#define DRY_RUN_SINK "/dev/null"
+
+/* Where a writer puts the dump file @path (NULL: standard output). */
+static const char *written_path(const struct mdf_options *opt, const char *path)
+{
+	return opt->dry_run ? DRY_RUN_SINK : path;
+}
+
+/*
+ * A dry run checks the files it does not write as a run would check them
+ * (upstream's does too): a file that exists is overwritten only with -f,
+ * and only if it may be written.
+ */
+static int check_unwritten_file(const char *path, bool force)
+{
+	int err;
+
+	if (!path || !strcmp(path, "-") || access(path, F_OK) != 0)
+		return 0;
+	if (!force) {
+		msg_error("%s: already exists; use -f to overwrite it", path);
+		return -EEXIST;
+	}
+	if (access(path, W_OK) == 0)
+		return 0;
+	err = errno;
+	msg_error("%s: cannot be overwritten: %s", path, strerror(err));
+	return -err;
+}
+
+static int check_unwritten_files(const struct mdf_options *opt)
+{
+	int err = 0;
+
+	if (opt->mode == MODE_SPLIT)
+		for (unsigned int i = 0; i < opt->nr_dumpfiles && !err; i++)
+			err = check_unwritten_file(opt->dumpfiles[i], opt->force);
+	else if (opt->mode != MODE_MEM_USAGE)
+		err = check_unwritten_file(opt->output, opt->force);
+	return err;
+}
+
+/* The last word of a dump mode that wrote @bytes to @path (STDOUT for -F). */
+static void report_written(const struct mdf_options *opt, const char *path, uint64_t bytes)
+{
+	if (opt->dry_run) {
+		msg_info("%s", "");
+		msg_info("--dry-run: no file was written (Write bytes: %" PRIu64 ").", bytes);
+	} else {
+		report_saved(path);
+	}
 }
 
 static int run_dump_kallsyms(struct mdf_context *ctx)
@@ -674,7 +302,22 @@ struct page_source_ctx {
 	struct dump_input *input;
 	struct erase_set *erase;
 	struct unreadable_pages unreadable;
+	/* -e: the frames of struct pages of pages left out, left out too (merged). */
+	const struct pfn_ranges *unused_vmemmap;
 };
+
+/* Clears, in @dumpable, the bits of the pfns of @set within [start_pfn, end_pfn). */
+static void leave_out(const struct pfn_ranges *set, uint64_t start_pfn, uint64_t end_pfn,
+		      uint8_t *dumpable)
+{
+	for (size_t i = 0; i < set->count; i++) {
+		uint64_t from = set->ranges[i].start > start_pfn ? set->ranges[i].start : start_pfn;
+		uint64_t to = set->ranges[i].end < end_pfn ? set->ranges[i].end : end_pfn;
+
+		for (uint64_t pfn = from; pfn < to; pfn++)
+			dumpable[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << (pfn - start_pfn) % 8);
+	}
+}
 
 static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
 			  uint8_t *dumpable, struct page_counts *counts)
@@ -682,6 +325,9 @@ static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8
 	struct page_source_ctx *source = ctx;
 
 	page_scan_cycle(source->scan, start_pfn, end_pfn, present, dumpable, counts);
+	/* As upstream, these are in no count of the report: it says how many apart. */
+	if (source->unused_vmemmap)
+		leave_out(source->unused_vmemmap, start_pfn, end_pfn, dumpable);
 	return 0;
 }
 
@@ -768,9 +414,30 @@ struct dump_job {
 	struct page_source_ctx source_ctx;
 	struct kdump_page_source source;
 	struct page_counts counts;
+	struct pfn_ranges unused_vmemmap;
 	uint64_t max_pfn;
 	uint64_t cycle_pfns;
 };
+
+/*
+ * --vtop: where the crashed kernel's page tables map an address, in
+ * upstream's form.  Only printed: the dump does not depend on it.
+ */
+static void print_vtop(struct mdf_context *ctx)
+{
+	uint64_t vaddr = ctx->opt.vtop_address, paddr;
+	struct mdf_error *err = mem_vtop(ctx->memory, vaddr, &paddr);
+
+	msg_info("%s", "");
+	msg_info("Translating virtual address %" PRIx64 " to physical address.", vaddr);
+	if (err) {
+		mdf_error_print(mdf_error_wrap(err, "--vtop: 0x%" PRIx64, vaddr), true);
+		return;
+	}
+	msg_info("VIRTUAL           PHYSICAL");
+	msg_info("%16" PRIx64 "  %" PRIx64, vaddr, paddr);
+	msg_info("%s", "");
+}
 
 /* Opens the dump and classifies its pages at @dump_level, extensions' ranges included. */
 static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
@@ -785,6 +452,8 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	}
 	if (!err)
 		err = open_memory(ctx);
+	if (!err && ctx->opt.vtop)
+		print_vtop(ctx);
 	if (!err)
 		err = print_error(page_scan_init(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan));
 	if (err)
@@ -809,6 +478,15 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	job->cycle_pfns = cycle_pfns(&ctx->opt, job->max_pfn);
 	msg_debug("dump level %d, %" PRIu64 " pfns, %" PRIu64 " per cycle", dump_level,
 		  job->max_pfn, job->cycle_pfns);
+	if (ctx->opt.exclude_vmemmap) {
+		err = print_error(unused_vmemmap_frames(job->scan, ctx->memory, ctx->input->page_size,
+							job->cycle_pfns, &job->decisions.keep,
+							&job->unused_vmemmap));
+		if (err)
+			return err;
+		job->source_ctx.unused_vmemmap = &job->unused_vmemmap;
+		msg_info("Excluded %" PRIu64 " unused vmemmap pages", pfn_ranges_pages(&job->unused_vmemmap));
+	}
 	return 0;
 }
 
@@ -819,6 +497,7 @@ static void end_job(struct dump_job *job)
 	erase_set_free(&job->erase);
 	page_decisions_free(&job->decisions);
 	extension_results_free(&job->extensions);
+	pfn_ranges_free(&job->unused_vmemmap);
 }
 
 /*
@@ -862,9 +541,13 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 			msg_info("The dump level of %s is %d: the new dump has level %d.",
 				 ctx->opt.vmcore, kdump->dump_level, params->dump_level);
 	}
-	params->path = ctx->opt.output;
-	params->force = ctx->opt.force;
+	params->path = written_path(&ctx->opt, ctx->opt.output);
+	params->force = ctx->opt.force || ctx->opt.dry_run;
 	params->flatten = ctx->opt.flatten;
+	params->size_limit = ctx->opt.size_limit;
+	/* A dump that lacks them already says so again. */
+	params->excluded_vmemmap = ctx->opt.exclude_vmemmap ||
+				   (kdump && (kdump->status & DUMP_DH_EXCLUDED_VMEMMAP));
 	params->codec = (enum mdf_codec)ctx->opt.codec;
 	params->page_size = ctx->input->page_size;
 	params->max_pfn = job->max_pfn;
@@ -896,9 +579,10 @@ static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct rep
 static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
 {
 	struct elf_writer_params params = {
-		.path = ctx->opt.output,
-		.force = ctx->opt.force,
+		.path = written_path(&ctx->opt, ctx->opt.output),
+		.force = ctx->opt.force || ctx->opt.dry_run,
 		.flatten = ctx->opt.flatten,
+		.size_limit = ctx->opt.size_limit,
 		.dump_level = ctx->opt.dump_level,
 		.page_size = ctx->input->page_size,
 		.max_pfn = job->max_pfn,
@@ -939,7 +623,7 @@ static int run_dump(struct mdf_context *ctx)
 		report_print(&totals);
 		report_extensions(&job.extensions);
 		mdf_error_print(unreadable_pages_error(&job.source_ctx.unreadable, output), true);
-		report_saved(output);
+		report_written(&ctx->opt, output, totals.bytes_written);
 	}
 	end_job(&job);
 	return err;
@@ -982,7 +666,7 @@ static int run_split(struct mdf_context *ctx)
 		struct kdump_write_result result = { 0 };
 		struct mdf_error *failure;
 
-		params.path = ctx->opt.dumpfiles[i];
+		params.path = written_path(&ctx->opt, ctx->opt.dumpfiles[i]);
 		params.start_pfn = parts[i].start_pfn;
 		params.end_pfn = parts[i].end_pfn;
 		failure = kdump_write(&params, &job.source, i ? &counts : &job.counts, &result);
@@ -997,7 +681,10 @@ static int run_split(struct mdf_context *ctx)
 		report_extensions(&job.extensions);
 		mdf_error_print(unreadable_pages_error(&job.source_ctx.unreadable,
 						       "Each part that lacks one"), true);
-		report_saved_split(ctx->opt.dumpfiles, nr);
+		if (ctx->opt.dry_run)
+			report_written(&ctx->opt, NULL, totals.bytes_written);
+		else
+			report_saved_split(ctx->opt.dumpfiles, nr);
 	}
 out:
 	end_job(&job);
@@ -1017,7 +704,8 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
-	err = print_error(printk_dump(ctx->memory, ctx->kernel, out.stream, out.path));
+	err = print_error(printk_dump(ctx->memory, ctx->kernel, ctx->opt.partial_dmesg, out.stream,
+				       out.path));
 	if (err) {
 		outfile_abort(&out);
 		return err;
@@ -1058,6 +746,23 @@ static int run_mem_usage(struct mdf_context *ctx)
 	if (!err)
 		mem_usage_print(&usage);
 	end_job(&job);
+	return err;
+}
+
+/* -R: the flattened stream on standard input, written out as the dump it holds. */
+static int run_reassemble_flat(struct mdf_context *ctx)
+{
+	const struct mdf_options *opt = &ctx->opt;
+	int err = print_error(flat_reassemble(STDIN_FILENO, "standard input",
+					      written_path(opt, opt->output),
+					      opt->force || opt->dry_run));
+
+	if (!err && opt->dry_run) {
+		msg_info("%s", "");
+		msg_info("--dry-run: the stream was read whole; nothing was written.");
+	} else if (!err) {
+		report_saved(opt->output);
+	}
 	return err;
 }
 
@@ -1106,8 +811,7 @@ static void close_context(struct mdf_context *ctx)
 	memory_close(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);
-	extension_args_free(ctx->opt.extension_args, ctx->opt.extensions.nr_args);
-	free(ctx->opt.extension_names);
+	options_free(&ctx->opt);
 }
 
 /*
@@ -1159,85 +863,51 @@ static void catch_interruptions(const struct mdf_options *opt)
 		sigaction(signals[i], &sa, NULL);
 }
 
-/* Whether @a and @b name the same existing file, through links or not. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
-/*
- * An output that is one of the inputs would be truncated before it is
- * read: -f must not destroy the dump it was asked to filter.
- */
-static int check_output_is_not_input(const struct mdf_options *opt)
-{
-	const char *inputs[] = { opt->vmcore, opt->vmcoreinfo_file, opt->config_path };
-	bool split_writes = opt->mode == MODE_SPLIT;
-
-	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
-		for (unsigned int j = 0; split_writes && j < opt->nr_dumpfiles; j++)
-			if (same_file(opt->dumpfiles[j], inputs[i]))
-				goto same;
-		if (same_file(opt->output, inputs[i]))
-			goto same;
-		continue;
-same:
-		msg_error("the output is the input %s (the same file): it is not overwritten", inputs[i]);
-		return -EINVAL;
-	}
-	for (unsigned int j = 0; opt->mode == MODE_REASSEMBLE_SPLIT && j < opt->nr_dumpfiles; j++) {
-		if (same_file(opt->output, opt->dumpfiles[j])) {
-			msg_error("the output is the input %s (the same file): it is not overwritten",
-				  opt->dumpfiles[j]);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct mdf_context ctx = { 0 };
 	int err;
 
-	err = parse_options(argc, argv, &ctx.opt);
-	if (err) {
-		close_context(&ctx);
-		return EXIT_FAILURE;
+	err = options_parse(argc, argv, &ctx.opt);
+	/* --check-params, as upstream's: the checks made before a file is opened, and no more. */
+	if (!err && ctx.opt.check_params && ctx.opt.mode != MODE_HELP && ctx.opt.mode != MODE_VERSION) {
+		err = options_check_files(&ctx.opt);
+		goto out;
 	}
-	msg_set_level(ctx.opt.message_level);
-	if (check_output_is_not_input(&ctx.opt)) {
-		close_context(&ctx);
-		return EXIT_FAILURE;
+	if (!err) {
+		msg_set_level(ctx.opt.message_level);
+		err = options_check_files(&ctx.opt);
 	}
+	if (err)
+		goto out;
 	catch_interruptions(&ctx.opt);
 	msg_set_stdout_is_data((ctx.opt.flatten && ctx.opt.mode != MODE_MEM_USAGE) ||
 			       (ctx.opt.mode == MODE_DUMP_KALLSYMS && !ctx.opt.output) ||
 			       ctx.opt.mode == MODE_DUMP_TYPE || ctx.opt.mode == MODE_ERASEINFO);
 	/* A config with a syntax error stops the run before the dump is touched. */
-	if (ctx.opt.config_path && print_error(erase_config_load(ctx.opt.config_path, &ctx.erase_config))) {
-		close_context(&ctx);
-		return EXIT_FAILURE;
-	}
+	if (ctx.opt.config_path)
+		err = print_error(erase_config_load(ctx.opt.config_path, &ctx.erase_config));
+	if (!err && ctx.opt.dry_run)
+		err = check_unwritten_files(&ctx.opt);
+	if (err)
+		goto out;
 	/* A reader of the flattened stream that goes away is a write error, not a kill. */
 	if (ctx.opt.flatten)
 		signal(SIGPIPE, SIG_IGN);
+	options_note_accepted(&ctx.opt);
 	switch (ctx.opt.mode) {
 	case MODE_HELP:
-		print_usage(stdout);
+		options_print_usage(stdout);
 		break;
 	case MODE_VERSION:
-		printf("makedumpfile: version %s (kallsyms/BTF rebuild)\n", MDF_VERSION);
+		printf("makedumpfile: version %s (released on %s)\n", MDF_VERSION, MDF_RELEASE_DATE);
 		/* upstream's lines, which scripts read to learn what -c/-l/-p/-z can do */
-		printf("zlib\tenabled (%s)\nlzo\tenabled\nsnappy\tenabled\nzstd\tenabled\n",
+		printf("zlib\tenabled (%s)\nlzo\tenabled\nsnappy\tenabled\nzstd\tenabled\n\n",
 		       zlib_encoder_library());
 		break;
 	case MODE_REASSEMBLE_FLAT:
-		err = print_error(flat_reassemble(STDIN_FILENO, "standard input",
-							 ctx.opt.output, ctx.opt.force));
+		err = run_reassemble_flat(&ctx);
+		report_finished(!err);
 		break;
 	case MODE_DUMP_KALLSYMS:
 		err = run_dump_kallsyms(&ctx);
@@ -1280,6 +950,7 @@ int main(int argc, char **argv)
 			report_finished(false);
 		break;
 	}
+out:
 	close_context(&ctx);
 	return err ? EXIT_FAILURE : EXIT_SUCCESS;
 }

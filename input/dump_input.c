@@ -26,11 +26,18 @@ struct mdf_error *input_pread(struct dump_input *in, void *buf, size_t len, uint
 			return mdf_error(-errno, "%s: cannot read %s at offset 0x%llx: %s", in->path, what,
 					 (unsigned long long)(offset + done), strerror(errno));
 		}
-		if (n == 0)
+		if (n == 0) {
+			/* The read may start past the end: the file's size says where it ends. */
+			struct stat st;
+			unsigned long long end = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)
+							 ? (unsigned long long)st.st_size
+							 : (unsigned long long)(offset + done);
+
 			return mdf_error(-EIO,
-					 "%s: file ends at 0x%llx, inside %s (0x%zx bytes at 0x%llx): truncated?",
-					 in->path, (unsigned long long)(offset + done), what, len,
+					 "%s: file ends at 0x%llx, %s %s (0x%zx bytes at 0x%llx): truncated?",
+					 in->path, end, end <= offset ? "before" : "inside", what, len,
 					 (unsigned long long)offset);
+		}
 		done += (size_t)n;
 	}
 	return NULL;

@@ -148,7 +148,7 @@ struct prb_layout {
 	int64_t dr_count_bits, dr_descs, dr_infos, dr_head_id, dr_tail_id;
 	int64_t desc_size, desc_state_var, desc_text_blk_lpos;
 	int64_t lpos_begin, lpos_next;
-	int64_t info_size, info_ts_nsec, info_text_len;
+	int64_t info_size, info_seq, info_ts_nsec, info_text_len;
 	int64_t data_size_bits, data_data;
 	int64_t counter;
 };
@@ -255,8 +255,11 @@ static struct mdf_error *prb_read(struct memory *mem, struct kernel *k, struct p
 	return err;
 }
 
-/* Prints record @id if it is committed or finalized and has text, as upstream. */
-static void prb_record(const struct prb *rb, uint64_t id, FILE *out)
+/*
+ * Prints record @id if it is committed or finalized and has text, as
+ * upstream, and its sequence number is @first_seq or later.
+ */
+static void prb_record(const struct prb *rb, uint64_t id, uint64_t first_seq, FILE *out)
 {
 	const struct prb_layout *l = rb->l;
 	const unsigned char *desc = rb->descs + (id % rb->nr_descs) * (uint64_t)l->desc_size;
@@ -267,6 +270,8 @@ static void prb_record(const struct prb *rb, uint64_t id, FILE *out)
 	size_t len;
 
 	if ((state_var & DESC_ID_MASK) != id || (state != DESC_COMMITTED && state != DESC_FINALIZED))
+		return;
+	if (first_seq && get_u64(info + l->info_seq) < first_seq)
 		return;
 	begin = get_u64(desc + l->desc_text_blk_lpos + l->lpos_begin) % rb->data_size;
 	next = get_u64(desc + l->desc_text_blk_lpos + l->lpos_next) % rb->data_size;
@@ -284,13 +289,54 @@ static void prb_record(const struct prb *rb, uint64_t id, FILE *out)
 	put_record(out, get_u64(info + l->info_ts_nsec), rb->data + begin, len);
 }
 
-static struct mdf_error *dump_prb(struct memory *mem, struct kernel *k, FILE *out)
+/*
+ * --partial-dmesg: the sequence number of the first record since the log
+ * was last cleared (dmesg --clear), clear_seq; 0 when the kernel has none.
+ * Since 5.13 clear_seq is a struct latched_seq, whose seqcount's low bit
+ * says which of its two values is current.
+ */
+static struct mdf_error *read_clear_seq(struct memory *mem, struct kernel *k, uint64_t *seq)
 {
-	struct prb_layout l;
+	uint64_t addr, latch = 0;
+	int64_t size, val_offset;
+	struct mdf_error *err;
+
+	*seq = 0;
+	if (!kernel_symbol(k, "clear_seq", &addr)) {
+		msg_warn("--partial-dmesg: the dump has no clear_seq: the whole log follows");
+		return NULL;
+	}
+	if (kernel_size(k, "latched_seq", &size)) {
+		if (!kernel_offset(k, "latched_seq.val", &val_offset) || val_offset < 0 ||
+		    val_offset + 16 > size)
+			return mdf_error(-MDF_ECORRUPT, "clear_seq is a struct latched_seq, but its "
+					 "member val is not within its %" PRId64 " bytes", size);
+		err = mem_read_u64(mem, addr, &latch);
+		if (err)
+			return mdf_error_wrap(err, "cannot read clear_seq at 0x%" PRIx64, addr);
+		addr += (uint64_t)val_offset + (latch & 1) * sizeof(uint64_t);
+	}
+	err = mem_read_u64(mem, addr, seq);
+	if (err)
+		return mdf_error_wrap(err, "cannot read clear_seq at 0x%" PRIx64, addr);
+	return NULL;
+}
+
+static struct mdf_error *dump_prb(struct memory *mem, struct kernel *k, bool since_clear, FILE *out)
+{
+	struct prb_layout l = { 0 };
 	struct prb rb = { .l = &l };
 	unsigned char *ring = NULL;
+	uint64_t first_seq = 0;
 	struct mdf_error *err = prb_layout(k, &l);
 
+	if (!err && since_clear) {
+		err = read_clear_seq(mem, k, &first_seq);
+		if (!err && first_seq && (!kernel_offset(k, "printk_info.seq", &l.info_seq) ||
+					  !fits(l.info_seq, 0, 8, l.info_size)))
+			err = mdf_error(-ENOENT, "--partial-dmesg: VMCOREINFO lacks a usable "
+					"OFFSET(printk_info.seq): the records since clear_seq cannot be told");
+	}
 	if (!err)
 		err = prb_read(mem, k, &rb, &ring);
 	if (!err) {
@@ -300,8 +346,8 @@ static struct mdf_error *dump_prb(struct memory *mem, struct kernel *k, FILE *ou
 		uint64_t id;
 
 		for (id = tail; id != head; id = (id + 1) & DESC_ID_MASK)
-			prb_record(&rb, id, out);
-		prb_record(&rb, head, out);
+			prb_record(&rb, id, first_seq, out);
+		prb_record(&rb, head, first_seq, out);
 	}
 	free(ring);
 	free(rb.descs);
@@ -417,7 +463,8 @@ static struct mdf_error *dump_text_buffer(struct memory *mem, struct kernel *k,
 	return NULL;
 }
 
-static struct mdf_error *dump_log_buf(struct memory *mem, struct kernel *k, FILE *out)
+static struct mdf_error *dump_log_buf(struct memory *mem, struct kernel *k, bool since_clear,
+				      FILE *out)
 {
 	uint64_t buf_addr = 0, sym;
 	uint32_t buf_len, first, next;
@@ -442,8 +489,10 @@ static struct mdf_error *dump_log_buf(struct memory *mem, struct kernel *k, FILE
 		return err;
 	if (kernel_symbol(k, "log_first_idx", &sym)) {
 		err = log_layout(k, &layout[0], &layout[1], &layout[2], &layout[3]);
+		/* As upstream: clear_idx, where the records since the last clear start. */
 		if (!err)
-			err = read_symbol_u32(mem, k, "log_first_idx", &first);
+			err = read_symbol_u32(mem, k, since_clear && kernel_symbol(k, "clear_idx", &sym)
+						      ? "clear_idx" : "log_first_idx", &first);
 		if (!err)
 			err = read_symbol_u32(mem, k, "log_next_idx", &next);
 		if (!err)
@@ -455,7 +504,8 @@ static struct mdf_error *dump_log_buf(struct memory *mem, struct kernel *k, FILE
 	return err;
 }
 
-struct mdf_error *printk_dump(struct memory *mem, struct kernel *k, FILE *out, const char *out_name)
+struct mdf_error *printk_dump(struct memory *mem, struct kernel *k, bool since_clear, FILE *out,
+			      const char *out_name)
 {
 	uint64_t prb;
 	struct mdf_error *err;
@@ -464,8 +514,8 @@ struct mdf_error *printk_dump(struct memory *mem, struct kernel *k, FILE *out, c
 	/* VMCOREINFO's lines say which layout; symbols decide only where it names neither. */
 	if (vmcoreinfo_get(kernel_vmcoreinfo(k), "SYMBOL(prb)") ||
 	    (!vmcoreinfo_get(kernel_vmcoreinfo(k), "SYMBOL(log_buf)") && kernel_symbol(k, "prb", &prb)))
-		err = dump_prb(mem, k, out);
+		err = dump_prb(mem, k, since_clear, out);
 	else
-		err = dump_log_buf(mem, k, out);
+		err = dump_log_buf(mem, k, since_clear, out);
 	return err;
 }

@@ -20,6 +20,7 @@
 #ifndef MDF_KERNEL_PRINTK_H
 #define MDF_KERNEL_PRINTK_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct memory;
@@ -27,10 +28,13 @@ struct kernel;
 struct mdf_error;
 
 /*
- * Writes the log to @out (@out_name names it in messages).  Returns 0 or
- * a negative errno after a message; a write error of @out is the
- * caller's to find when it flushes.
+ * Writes the log to @out (@out_name names it in messages); with
+ * @since_clear (--partial-dmesg) only the records since it was last
+ * cleared (dmesg --clear): from clear_seq, or clear_idx before 5.10; the
+ * plain text buffer before 3.5 is written whole.  A write error of @out
+ * is the caller's to find when it flushes.
  */
-struct mdf_error *printk_dump(struct memory *mem, struct kernel *k, FILE *out, const char *out_name);
+struct mdf_error *printk_dump(struct memory *mem, struct kernel *k, bool since_clear, FILE *out,
+			      const char *out_name);
 
 #endif

@@ -66,13 +66,42 @@ struct mdf_error *dump_file_open(struct dump_file *f, const char *path, bool for
 	return NULL;
 }
 
+void dump_file_limit(struct dump_file *f, uint64_t bytes)
+{
+	f->limit = bytes;
+}
+
+/* The failure of a write that would take the file past its limit. */
+static struct mdf_error *limit_reached(struct dump_file *f, uint64_t offset, size_t len,
+				       const char *what)
+{
+	if (f->error)
+		return mdf_error_code(-ENOSPC);
+	f->error = -ENOSPC;
+	if (f->progress)
+		progress_break(f->progress);
+	return mdf_error(-ENOSPC, "%s: cannot write %s (0x%zx bytes at offset 0x%" PRIx64 "): "
+			 "the size limit (-L) of %" PRIu64 " bytes is reached; stopped after %"
+			 PRIu64 " bytes%s", f->out.path, what, len, offset, f->limit, f->written,
+			 f->where);
+}
+
+/* How many of @len bytes at @offset the limit lets a regular file take. */
+static size_t within_limit(const struct dump_file *f, uint64_t offset, size_t len)
+{
+	if (!f->limit || offset + len <= f->limit)
+		return len;
+	return offset >= f->limit ? 0 : (size_t)(f->limit - offset);
+}
+
 static struct mdf_error *write_positioned(struct dump_file *f, uint64_t offset, const void *buf,
 					  size_t len, const char *what, bool count)
 {
+	size_t allowed = within_limit(f, offset, len);
 	size_t done = 0;
 
-	while (done < len) {
-		ssize_t n = pwrite(f->out.fd, (const char *)buf + done, len - done,
+	while (done < allowed) {
+		ssize_t n = pwrite(f->out.fd, (const char *)buf + done, allowed - done,
 				   (off_t)(offset + done));
 
 		if (n < 0 && errno == EINTR)
@@ -96,6 +125,10 @@ static struct mdf_error *write_positioned(struct dump_file *f, uint64_t offset, 
 		if (count)
 			f->written += (uint64_t)n;
 	}
+	if (done < len) {
+		f->failed_done = done;
+		return limit_reached(f, offset + done, len - done, what);
+	}
 	return NULL;
 }
 
@@ -106,6 +139,10 @@ static struct mdf_error *write_record(struct dump_file *f, uint64_t offset, cons
 
 	if (f->error)
 		return mdf_error_code(f->error);
+	if (f->limit && f->flat.written + FLAT_RECORD_HEADER + len > f->limit) {
+		f->failed_done = 0;
+		return limit_reached(f, offset, len, "a record");
+	}
 	/* The flattened writer names the stream and how far it got itself. */
 	err = flat_writer_write(&f->flat, offset, buf, len);
 	f->written = f->flat.written;
@@ -145,7 +182,9 @@ struct mdf_error *dump_file_finish(struct dump_file *f)
 {
 	struct mdf_error *err = NULL;
 
-	if (f->flatten) {
+	if (f->flatten && f->limit && f->flat.written + FLAT_RECORD_HEADER > f->limit)
+		err = limit_reached(f, f->flat.written, FLAT_RECORD_HEADER, "the end record");
+	else if (f->flatten) {
 		err = flat_writer_finish(&f->flat);
 		f->written = f->flat.written;
 	}
@@ -178,6 +217,8 @@ void dump_file_extend(struct dump_file *f, uint64_t size)
 {
 	struct stat st;
 
+	if (f->limit && size > f->limit)
+		size = f->limit;
 	if (f->is_open && dump_file_is_regular(f) && fstat(f->out.fd, &st) == 0 &&
 	    (uint64_t)st.st_size < size && ftruncate(f->out.fd, (off_t)size) != 0)
 		dump_file_warn_later(f, "%s: cannot extend it to %" PRIu64 " bytes: %s",

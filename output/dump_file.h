@@ -74,6 +74,8 @@ struct dump_file {
 	char where[96];
 	/* A progress line to end before a message; may be NULL. */
 	struct progress *progress;
+	/* Bytes the file may take (-L); 0: no limit.  dump_file_limit() sets it. */
+	uint64_t limit;
 	struct dump_file_fate fate;
 };
 
@@ -84,6 +86,16 @@ struct dump_file {
  * with the advice to use -F.
  */
 struct mdf_error *dump_file_open(struct dump_file *f, const char *path, bool force, bool flatten);
+
+/*
+ * Limits the file to @bytes (-L; 0: no limit), as upstream limits it: a
+ * regular file gets the bytes below the limit of the write that would
+ * cross it, a flattened stream the records that fit whole; that write
+ * then fails with -ENOSPC, as on a full disk, and the writer keeps what
+ * it wrote, marked incomplete.  An incomplete file is not extended past
+ * the limit either.
+ */
+void dump_file_limit(struct dump_file *f, uint64_t bytes);
 
 /* Writes @len bytes of @what at @offset of the dump. */
 struct mdf_error *dump_file_write(struct dump_file *f, uint64_t offset, const void *buf,

@@ -672,6 +672,7 @@ struct mdf_error *elf_write(const struct elf_writer_params *p, const struct kdum
 		err = plan_file(&w);
 	if (!err)
 		err = dump_file_open(&w.file, p->path, p->force, p->flatten);
+	dump_file_limit(&w.file, p->size_limit);
 	w.file.progress = &w.progress;
 	if (!err)
 		err = write_headers(&w);

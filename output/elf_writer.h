@@ -44,6 +44,8 @@ struct elf_writer_params {
 	bool force;
 	/* Write makedumpfile's flattened format (-F). */
 	bool flatten;
+	/* Bytes the file (or stream) may take, as dump_file_limit(); 0: no limit. */
+	uint64_t size_limit;
 	int dump_level;
 	uint32_t page_size;
 	/* One past the highest pfn the page source classifies. */

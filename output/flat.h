@@ -22,6 +22,8 @@
 #define FLAT_HEADER_SIZE 4096
 #define FLAT_TYPE 1
 #define FLAT_VERSION 1
+/* Before each record's data: its offset and size, big-endian 64-bit numbers. */
+#define FLAT_RECORD_HEADER 16
 
 /*
  * makedumpfile -R: reads the flattened stream from @in_fd (a pipe is fine:

@@ -285,7 +285,7 @@ static struct mdf_error *plan_layout(struct kdump_writer *w)
 	w->bitmap1_offset = (1 + sub_hdr_blocks) * block;
 	w->bitmap2_offset = w->bitmap1_offset + bitmap_blocks / 2 * block;
 	w->desc_offset = w->bitmap1_offset + bitmap_blocks * block;
-	w->status = kdump_codec_flag(p->codec);
+	w->status = kdump_codec_flag(p->codec) | (p->excluded_vmemmap ? DUMP_DH_EXCLUDED_VMEMMAP : 0);
 	/* The header takes its CPU count from the caller, who may know better. */
 	scan_notes(p->notes, p->notes_size, &w->vmcoreinfo_offset, &w->vmcoreinfo_size);
 	w->nr_cycles = div_round_up(p->max_pfn, p->cycle_pfns);
@@ -836,6 +836,7 @@ struct mdf_error *kdump_write(const struct kdump_writer_params *p,
 		err = allocate_buffers(&w);
 	if (!err)
 		err = dump_file_open(&w.file, p->path, p->force, p->flatten);
+	dump_file_limit(&w.file, p->size_limit);
 	w.file.progress = &w.progress;
 	if (!err)
 		err = write_disk_header(&w, w.status | DUMP_DH_COMPRESSED_INCOMPLETE);

@@ -29,7 +29,11 @@ struct kdump_writer_params {
 	bool force;
 	/* Write makedumpfile's flattened format (-F), which needs no seeking. */
 	bool flatten;
+	/* Bytes the file (or stream) may take, as dump_file_limit(); 0: no limit. */
+	uint64_t size_limit;
 	enum mdf_codec codec;
+	/* -e left out struct pages of pages left out: DUMP_DH_EXCLUDED_VMEMMAP. */
+	bool excluded_vmemmap;
 	/* Stored in the sub header; its bit 1 (DL_EXCLUDE_ZERO) drops zero pages. */
 	int dump_level;
 	uint32_t page_size;

@@ -32,6 +32,10 @@ vi=$VMCORES/6.1-kdump/vmcoreinfo.txt
 
 head -c 40 "$dump" >"$WORK/short"
 expect_rejected bad-truncated-elf-header "cannot read the ELF header" "$WORK/short"
+# Cut before the note (at 0x1000): the message names where the file ends, not where the note starts.
+head -c 2048 "$dump" >"$WORK/before-note"
+expect_rejected bad-cut-before-note "file ends at 0x800, before PT_NOTE \(0x[0-9a-f]+ bytes at 0x1000\)" \
+	"$WORK/before-note"
 $CORRUPT "$dump" "$WORK/cut" --sparse-after 65536 --truncate $((64 << 20))
 expect_rejected bad-truncated-dump "PT_LOAD 3 \(paddr 0x100000\) .*file ends at 0x4000000: truncated dump" "$WORK/cut"
 $CORRUPT "$dump" "$WORK/wild" --sparse-after 65536 --phdr 1:offset:0x7fffffff00000000
