@@ -50,6 +50,7 @@ struct arch_ops {
 };
 
 extern const struct arch_ops arch_x86_64;
+extern const struct arch_ops arch_arm64;
 
 /* The architecture named as in `uname -m`, or NULL. */
 const struct arch_ops *arch_find(const char *machine);

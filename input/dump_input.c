@@ -57,6 +57,50 @@ struct mdf_error *input_set_vmcoreinfo(struct dump_input *in, const void *text, 
 	return NULL;
 }
 
+/* The value of the line starting "@key=" in the VMCOREINFO text, up to its end; NULL if none. */
+static const char *vmcoreinfo_line(const struct dump_input *in, const char *key, size_t *len)
+{
+	size_t key_len = strlen(key);
+
+	for (const char *line = in->vmcoreinfo; line && *line;) {
+		const char *end = strchr(line, '\n');
+
+		if (!end)
+			end = line + strlen(line);
+		if ((size_t)(end - line) > key_len && !strncmp(line, key, key_len) && line[key_len] == '=') {
+			*len = (size_t)(end - line) - key_len - 1;
+			return line + key_len + 1;
+		}
+		line = *end ? end + 1 : end;
+	}
+	return NULL;
+}
+
+uint32_t input_vmcoreinfo_page_size(const struct dump_input *in, uint32_t fallback)
+{
+	size_t len;
+	const char *value = vmcoreinfo_line(in, "PAGESIZE", &len);
+	char digits[16];
+	unsigned long size;
+	char *end;
+
+	if (!value || len == 0 || len >= sizeof(digits))
+		return fallback;
+	memcpy(digits, value, len);
+	digits[len] = '\0';
+	size = strtoul(digits, &end, 10);
+	if (*end || size < 4096 || size > 65536 || (size & (size - 1)))
+		return fallback;
+	return (uint32_t)size;
+}
+
+const char *input_vmcoreinfo_machine(const struct dump_input *in)
+{
+	size_t len;
+
+	return vmcoreinfo_line(in, "NUMBER(kimage_voffset)", &len) ? "aarch64" : "x86_64";
+}
+
 struct mdf_error *input_add_range(struct dump_input *in, uint64_t start, uint64_t end)
 {
 	if (start >= end)

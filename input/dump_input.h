@@ -107,6 +107,19 @@ static inline struct mdf_error *input_read_page(struct dump_input *in, uint64_t 
 /* Replaces in->vmcoreinfo with a NUL-terminated copy of @size bytes of @text. */
 struct mdf_error *input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size);
 
+/*
+ * The page size VMCOREINFO's PAGESIZE line gives, where the format does
+ * not say (arm64 ELF dumps); @fallback when the line is absent or no
+ * power of two from 4 KiB to 64 KiB.
+ */
+uint32_t input_vmcoreinfo_page_size(const struct dump_input *in, uint32_t fallback);
+
+/*
+ * The machine VMCOREINFO describes, where the format does not name it:
+ * "aarch64" when it has arm64's NUMBER(kimage_voffset), else "x86_64".
+ */
+const char *input_vmcoreinfo_machine(const struct dump_input *in);
+
 /* Per-format openers, called by input_open() once it knows the format. */
 struct mdf_error *elf_input_open(struct dump_input *in);
 struct mdf_error *kdump_input_open(struct dump_input *in);

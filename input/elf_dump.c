@@ -25,7 +25,8 @@
 #include "util/message.h"
 #include "util/vec.h"
 
-#define X86_64_PAGE_SIZE 4096
+/* x86_64's only page size; arm64's is VMCOREINFO's PAGESIZE, 4K when it is not said. */
+#define DEFAULT_PAGE_SIZE 4096
 
 struct elf_segment {
 	uint64_t phys_start;
@@ -373,13 +374,17 @@ struct mdf_error *elf_input_open(struct dump_input *in)
 				"%s: an ELF file but not a core dump (e_type %u)", in->path, eh.e_type);
 		goto out;
 	}
-	if (eh.e_machine != EM_X86_64) {
+	if (eh.e_machine == EM_X86_64) {
+		in->machine = "x86_64";
+	} else if (eh.e_machine == EM_AARCH64) {
+		in->machine = "aarch64";
+	} else {
 		err = mdf_error(-ENOTSUP,
-				"%s: ELF machine %u is not supported (x86_64 only)", in->path, eh.e_machine);
+				"%s: ELF machine %u is not supported (x86_64 and aarch64 only)", in->path,
+				eh.e_machine);
 		goto out;
 	}
-	in->page_size = X86_64_PAGE_SIZE;
-	in->machine = "x86_64";
+	in->page_size = DEFAULT_PAGE_SIZE;
 	if (elf_getphdrnum(elf, &phnum) < 0) {
 		err = mdf_error(-MDF_ECORRUPT,
 				"%s: cannot count the program headers: %s", in->path, libelf_says());
@@ -414,6 +419,11 @@ struct mdf_error *elf_input_open(struct dump_input *in)
 				"%s: no PT_LOAD segment: the dump holds no memory", in->path);
 		goto out;
 	}
+	err = find_vmcoreinfo(in);
+	if (err)
+		goto out;
+	if (eh.e_machine == EM_AARCH64)
+		in->page_size = input_vmcoreinfo_page_size(in, DEFAULT_PAGE_SIZE);
 	trim_overlaps(ei);
 	for (size_t i = 0; i < ei->nr_segments; i++) {
 		err = input_add_range(in, ei->segments[i].phys_start, ei->segments[i].phys_end);
@@ -421,7 +431,6 @@ struct mdf_error *elf_input_open(struct dump_input *in)
 			goto out;
 	}
 	input_normalise_ranges(in);
-	err = find_vmcoreinfo(in);
 out:
 	if (elf)
 		elf_end(elf);

@@ -13,12 +13,18 @@
  * page data are read when asked for, with pread alone, so several threads
  * may read pages at once.
  *
+ * The bitmaps and descriptors are per block, and a block is normally a
+ * page.  QEMU writes arm64 dumps in 64 KiB blocks whatever the guest's
+ * page size: where VMCOREINFO's PAGESIZE is smaller than the block, the
+ * input gives pages of that size, each cut from its decompressed block.
+ *
  * A dump written until the disk filled up carries DUMP_DH_COMPRESSED_INCOMPLETE:
  * its descriptors past the last page written are zero or beyond the end of
  * the file, and such pages read as excluded, as crash and libkdumpfile do.
  */
 #include <endian.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +48,14 @@
 
 struct kdump_input {
 	struct kdump_header_info info;
+	/* Blocks: the bitmaps' and descriptors' unit; 1 << block_shift pages each. */
 	uint64_t max_mapnr;
+	uint32_t block_size;
+	unsigned int block_shift;
+	/* With several pages a block, the last block read, whole; under the lock. */
+	pthread_mutex_t last_lock;
+	uint64_t last_block;
+	unsigned char *last;
 	/* The 2nd bitmap: pfns dumped, bits past max_mapnr cleared. */
 	uint64_t *dumped;
 	/* dumped_before[i]: set bits in words [0, i * RANK_WORDS). */
@@ -241,10 +254,11 @@ static struct mdf_error *read_blob(struct dump_input *in, uint64_t offset, uint6
 	return NULL;
 }
 
-/* Reads and checks the descriptor of a dumped @pfn, and names its codec. */
+/* Reads and checks the descriptor of dumped block @pfn, and names its codec. */
 static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdump_input *kd, uint64_t pfn,
 			  struct kdump_page_desc *pd, enum mdf_codec *codec)
 {
+	uint32_t block = kd->block_size;
 	uint64_t pos = kd->desc_offset + dumped_before(kd, pfn) * sizeof(*pd);
 	char what[64];
 	struct mdf_error *err;
@@ -263,11 +277,11 @@ static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdum
 	    (pd->offset == 0 || (uint64_t)pd->offset > in->file_size ||
 	     pd->size > in->file_size - (uint64_t)pd->offset))
 		return &mdf_error_excluded;
-	if (pd->size == 0 || pd->size > in->page_size)
+	if (pd->size == 0 || pd->size > block)
 		return mdf_error(-MDF_ECORRUPT,
 				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
 				 ": size %" PRIu32 " is not within 1..%" PRIu32 " (the page size)",
-				 in->path, pfn, pos, pd->size, in->page_size);
+				 in->path, pfn, pos, pd->size, block);
 	if ((uint64_t)pd->offset < kd->data_offset || (uint64_t)pd->offset > in->file_size ||
 	    pd->size > in->file_size - (uint64_t)pd->offset)
 		return mdf_error(-MDF_ECORRUPT,
@@ -280,18 +294,18 @@ static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdum
 				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
 				 ": flags 0x%" PRIx32 " name more than one compression", in->path, pfn,
 				 pos, pd->flags);
-	if (*codec == CODEC_NONE && pd->size != in->page_size)
+	if (*codec == CODEC_NONE && pd->size != block)
 		return mdf_error(-MDF_ECORRUPT,
 				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
 				 ": uncompressed (flags 0x%" PRIx32 ") but size %" PRIu32
 				 ", not the page size %" PRIu32, in->path, pfn, pos, pd->flags, pd->size,
-				 in->page_size);
+				 block);
 	return NULL;
 }
 
-static struct mdf_error *kdump_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+/* Reads dumped block @block, whole, into @buf (block_size bytes). */
+static struct mdf_error *read_block(struct dump_input *in, const struct kdump_input *kd, uint64_t block, void *buf)
 {
-	const struct kdump_input *kd = in->priv;
 	struct kdump_page_desc pd;
 	enum mdf_codec codec;
 	unsigned char *packed = NULL;
@@ -299,34 +313,69 @@ static struct mdf_error *kdump_read_page(struct dump_input *in, uint64_t pfn, vo
 	struct mdf_error *err;
 	int code;
 
-	if (pfn >= in->max_pfn)
-		return &mdf_error_not_dumped;
-	if (!pfn_dumped(kd, pfn))
-		return input_find_range(in, pfn * in->page_size) ? &mdf_error_excluded : &mdf_error_not_dumped;
-	err = read_page_desc(in, kd, pfn, &pd, &codec);
+	err = read_page_desc(in, kd, block, &pd, &codec);
 	if (err)
 		return err;
-	snprintf(what, sizeof(what), "the data of pfn 0x%" PRIx64, pfn);
+	snprintf(what, sizeof(what), "the data of pfn 0x%" PRIx64, block);
 	if (codec == CODEC_NONE)
 		return input_pread(in, buf, pd.size, (uint64_t)pd.offset, what);
 
 	packed = malloc(pd.size);
 	if (!packed)
-		return mdf_error(-ENOMEM, "%s: no memory to read pfn 0x%" PRIx64, in->path, pfn);
+		return mdf_error(-ENOMEM, "%s: no memory to read pfn 0x%" PRIx64, in->path, block);
 	err = input_pread(in, packed, pd.size, (uint64_t)pd.offset, what);
 	if (err)
 		goto out;
-	code = codec_decompress(codec, packed, pd.size, buf, in->page_size);
+	code = codec_decompress(codec, packed, pd.size, buf, kd->block_size);
 	if (code == -ENOMEM)
-		err = mdf_error(code, "%s: no memory to decompress pfn 0x%" PRIx64, in->path, pfn);
+		err = mdf_error(code, "%s: no memory to decompress pfn 0x%" PRIx64, in->path, block);
 	else if (code)
 		err = mdf_error(code, "%s: pfn 0x%" PRIx64 ": %s data at offset 0x%" PRIx64 " (%" PRIu32
 				" bytes) does not decompress to a %" PRIu32 "-byte page",
-				in->path, pfn, codec_name(codec), (uint64_t)pd.offset, pd.size,
-				in->page_size);
+				in->path, block, codec_name(codec), (uint64_t)pd.offset, pd.size,
+				kd->block_size);
 out:
 	free(packed);
 	return err;
+}
+
+static struct mdf_error *kdump_read_page(struct dump_input *in, uint64_t pfn, void *buf)
+{
+	struct kdump_input *kd = in->priv;
+	uint64_t block = pfn >> kd->block_shift, offset;
+	unsigned char *whole;
+	struct mdf_error *err;
+
+	if (pfn >= in->max_pfn)
+		return &mdf_error_not_dumped;
+	if (!pfn_dumped(kd, block))
+		return input_find_range(in, pfn * in->page_size) ? &mdf_error_excluded : &mdf_error_not_dumped;
+	if (!kd->block_shift)
+		return read_block(in, kd, block, buf);
+	offset = (pfn & ((UINT64_C(1) << kd->block_shift) - 1)) * in->page_size;
+	/* Pages are read in order, mostly: a block's pages one after another. */
+	pthread_mutex_lock(&kd->last_lock);
+	if (kd->last && kd->last_block == block) {
+		memcpy(buf, kd->last + offset, in->page_size);
+		pthread_mutex_unlock(&kd->last_lock);
+		return NULL;
+	}
+	pthread_mutex_unlock(&kd->last_lock);
+	whole = malloc(kd->block_size);
+	if (!whole)
+		return mdf_error(-ENOMEM, "%s: no memory to read pfn 0x%" PRIx64, in->path, pfn);
+	err = read_block(in, kd, block, whole);
+	if (err) {
+		free(whole);
+		return err;
+	}
+	memcpy(buf, whole + offset, in->page_size);
+	pthread_mutex_lock(&kd->last_lock);
+	free(kd->last);
+	kd->last = whole;
+	kd->last_block = block;
+	pthread_mutex_unlock(&kd->last_lock);
+	return NULL;
 }
 
 static void kdump_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
@@ -335,7 +384,7 @@ static void kdump_clear_missing(struct dump_input *in, uint64_t start_pfn, uint6
 	const struct kdump_input *kd = in->priv;
 
 	for (uint64_t pfn = start_pfn; pfn < end_pfn; pfn++)
-		if (!pfn_dumped(kd, pfn))
+		if (!pfn_dumped(kd, pfn >> kd->block_shift))
 			bitmap[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << ((pfn - start_pfn) % 8));
 }
 
@@ -347,6 +396,8 @@ static void kdump_close(struct dump_input *in)
 		return;
 	free(kd->dumped);
 	free(kd->dumped_before);
+	free(kd->last);
+	pthread_mutex_destroy(&kd->last_lock);
 	free(kd);
 	in->priv = NULL;
 }
@@ -463,6 +514,26 @@ static struct mdf_error *check_layout(struct dump_input *in, const struct kdump_
 	return NULL;
 }
 
+/*
+ * Pages smaller than the blocks (QEMU's arm64 dumps): the input's pfns
+ * and the header's become VMCOREINFO's pages, the bitmaps stay per block.
+ */
+static void use_page_size(struct dump_input *in, struct kdump_input *kd)
+{
+	uint32_t page = input_vmcoreinfo_page_size(in, kd->block_size);
+
+	if (page >= kd->block_size)
+		return;
+	kd->block_shift = (unsigned int)__builtin_ctz(kd->block_size / page);
+	in->page_size = page;
+	in->max_pfn <<= kd->block_shift;
+	kd->info.max_mapnr <<= kd->block_shift;
+	kd->info.start_pfn <<= kd->block_shift;
+	kd->info.end_pfn <<= kd->block_shift;
+	msg_debug("%s: blocks of %" PRIu32 " bytes hold %u pages of %" PRIu32 " (VMCOREINFO's PAGESIZE)",
+		  in->path, kd->block_size, 1u << kd->block_shift, page);
+}
+
 struct mdf_error *kdump_input_open(struct dump_input *in)
 {
 	struct kdump_disk_header dh;
@@ -475,6 +546,7 @@ struct mdf_error *kdump_input_open(struct dump_input *in)
 	kd = calloc(1, sizeof(*kd));
 	if (!kd)
 		return mdf_error(-ENOMEM, "%s: no memory to open the dump", in->path);
+	pthread_mutex_init(&kd->last_lock, NULL);
 	/* input_close() frees what is attached to @in, whatever failed. */
 	in->priv = kd;
 	in->ops = &kdump_ops;
@@ -487,6 +559,7 @@ struct mdf_error *kdump_input_open(struct dump_input *in)
 	if (err)
 		return err;
 	in->page_size = (uint32_t)dh.block_size;
+	kd->block_size = (uint32_t)dh.block_size;
 	err = input_pread(in, &sh, sizeof(sh), in->page_size, "the kdump sub header");
 	if (err)
 		return err;
@@ -494,8 +567,6 @@ struct mdf_error *kdump_input_open(struct dump_input *in)
 	kd->max_mapnr = dh.header_version >= 6 ? sh.max_mapnr_64 : dh.max_mapnr;
 	fill_header_info(&kd->info, &dh, &sh, kd->max_mapnr);
 	in->kdump = &kd->info;
-	/* The header names the machine only in its utsname, which QEMU may leave empty. */
-	in->machine = kd->info.machine[0] ? kd->info.machine : "x86_64";
 
 	err = check_layout(in, &dh, kd, &bitmap1, &bitmap2);
 	if (err)
@@ -541,5 +612,12 @@ struct mdf_error *kdump_input_open(struct dump_input *in)
 			return err;
 		in->notes_size = sh.size_note;
 	}
+	/*
+	 * The header names the machine only in its utsname, which QEMU
+	 * leaves empty (x86_64) or "Unknown" (arm64): VMCOREINFO tells.
+	 */
+	in->machine = kd->info.machine[0] && strcmp(kd->info.machine, "Unknown") ? kd->info.machine
+										     : input_vmcoreinfo_machine(in);
+	use_page_size(in, kd);
 	return NULL;
 }

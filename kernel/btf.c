@@ -737,7 +737,7 @@ static struct mdf_error *list_modules(struct btf_info *bi)
 {
 	struct btf_module_layout l;
 	struct klist list;
-	uint64_t head = bi->loc.btf_modules, node;
+	uint64_t head, node;
 	char last[MODULE_NAME_MAX] = "?";
 	struct mdf_error *err;
 
@@ -745,9 +745,13 @@ static struct mdf_error *list_modules(struct btf_info *bi)
 		return mdf_error_copy(bi->modules_err);
 	bi->modules_listed = true;
 	err = load_vmlinux(bi);
+	if (!err && !bi->loc.has_modules && bi->loc.find_btf_modules)
+		bi->loc.has_modules = bi->loc.find_btf_modules(bi->loc.find_ctx, &bi->loc.btf_modules);
+	head = bi->loc.btf_modules;
 	if (!err && !bi->loc.has_modules) {
-		msg_debug("the kernel's kallsyms have no btf_modules: no module BTF "
-			  "(CONFIG_DEBUG_INFO_BTF_MODULES off)");
+		msg_debug("the kernel's kallsyms have no btf_modules%s: no module BTF "
+			  "(CONFIG_DEBUG_INFO_BTF_MODULES off)",
+			  bi->loc.find_btf_modules ? ", nor has its image" : "");
 		err = mdf_error_code(-ENOENT);
 	}
 	if (!err)

@@ -38,6 +38,13 @@ struct btf_location {
 	bool has_modules;        /* the symbols have btf_modules */
 	uint64_t btf_modules;
 	struct vmlinux *vmlinux; /* -x: vmlinux's types from its DWARF; NULL: from the dump */
+	/*
+	 * Where kallsyms lack btf_modules, asked for it once, when a lookup
+	 * first reaches the modules (vmlinux's BTF is loaded then): false
+	 * when it is not found either.  Optional.
+	 */
+	bool (*find_btf_modules)(void *ctx, uint64_t *btf_modules);
+	void *find_ctx;
 };
 
 /* Reads nothing yet; @mem and loc->vmlinux must outlive the result. */

@@ -7,7 +7,8 @@
  * vmlinux's BTF through kallsyms (__start_BTF, __stop_BTF), module symbols
  * through kallsyms ("modules") and struct module's layout in BTF: each
  * step reads only the one below it, so nothing here is asked while it is
- * being loaded.
+ * being loaded.  Where kallsyms list no data symbols, those the kernel
+ * image holds are searched for there instead (kernel/image_search.h).
  *
  * With -x VMLINUX, the kernel's symbols come from the vmlinux's symbol
  * table, moved by VMCOREINFO's KERNELOFFSET, and vmlinux's types from
@@ -21,6 +22,7 @@
 
 #include "input/vmcoreinfo.h"
 #include "kernel/btf.h"
+#include "kernel/image_search.h"
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
 #include "kernel/modules.h"
@@ -56,6 +58,27 @@ struct kernel {
 	bool no_btf;
 	struct answer *answers;
 	size_t nr_answers, cap_answers;
+	/*
+	 * Searches of the kernel image for what kallsyms lack, each tried
+	 * once (enum image_fallback), and only where kallsyms list no data
+	 * symbols (no init_task): elsewhere a missing symbol is missing.
+	 */
+	bool kallsyms_lack_data;
+	unsigned int searched;
+	struct image_exports *exports;     /* the kernel's export tables, once searched */
+	unsigned int found_by_search;
+};
+
+/*
+ * Data symbols kallsyms list only with CONFIG_KALLSYMS_ALL, and what
+ * kernel/image_search.h finds in their stead.
+ */
+enum image_fallback {
+	FOUND_BTF = 1,
+	FOUND_INIT_TASK = 2,
+	FOUND_MODULES = 4,
+	FOUND_BTF_MODULES = 8,
+	SEARCHED_EXPORTS = 16,
 };
 
 /* What this layer asks of kallsyms itself: found in the pass that opens them. */
@@ -87,6 +110,7 @@ void kernel_free(struct kernel *k)
 	mdf_error_free(k->btf_err);
 	mdf_error_free(k->modules_err);
 	modules_free(k->modules);
+	image_exports_free(k->exports);
 	btf_info_free(k->btf);
 	kallsyms_free(k->kallsyms);
 	free(k);
@@ -153,7 +177,7 @@ struct mdf_error *kernel_use_vmlinux(struct kernel *k, struct vmlinux *vm)
 	return check_vmlinux(k);
 }
 
-static struct answer *find_answer(struct kernel *k, const char *module, const char *name)
+static struct answer *find_answer(const struct kernel *k, const char *module, const char *name)
 {
 	for (size_t i = 0; i < k->nr_answers; i++) {
 		struct answer *a = &k->answers[i];
@@ -215,6 +239,11 @@ struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 		if (!k->kallsyms_err)
 			k->kallsyms_err = find_kernel_symbols(k, own_symbols,
 							      sizeof(own_symbols) / sizeof(own_symbols[0]));
+		if (!k->kallsyms_err) {
+			const struct answer *a = find_answer(k, "vmlinux", "init_task");
+
+			k->kallsyms_lack_data = a && !a->found;
+		}
 	}
 	*out = k->kallsyms;
 	return mdf_error_copy(k->kallsyms_err);
@@ -240,6 +269,137 @@ struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *nam
 	return err ? err : find_kernel_symbols(k, names, nr);
 }
 
+/* Where the image search starts: VMCOREINFO's _stext, which every kernel since 4.x gives. */
+static bool image_start(struct kernel *k, const char *what, uint64_t *start)
+{
+	if (vmcoreinfo_symbol(k->vi, "_stext", start))
+		return true;
+	msg_debug("%s: kallsyms do not list it and VMCOREINFO has no SYMBOL(_stext) to search the kernel "
+		  "image from", what);
+	return false;
+}
+
+/* Sets the kernel's answer for @name, kept by kernel_kallsyms() as absent. */
+static void answer_from_search(struct kernel *k, const char *name, uint64_t addr)
+{
+	struct answer *a = find_answer(k, "vmlinux", name);
+
+	if (a) {
+		a->found = true;
+		a->addr = addr;
+	}
+}
+
+static void search_btf(struct kernel *k)
+{
+	uint64_t from, start, stop;
+	struct mdf_error *err;
+
+	if (!image_start(k, "vmlinux BTF", &from))
+		return;
+	msg_debug("the kernel's kallsyms have no __start_BTF and __stop_BTF (no CONFIG_KALLSYMS_ALL?): "
+		  "searching the kernel image for vmlinux BTF");
+	err = image_find_btf(k->mem, from, &start, &stop);
+	if (err) {
+		msg_debug("%s", mdf_error_text(err));
+		mdf_error_free(err);
+		return;
+	}
+	answer_from_search(k, "__start_BTF", start);
+	answer_from_search(k, "__stop_BTF", stop);
+	k->found_by_search |= FOUND_BTF;
+}
+
+static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *addr);
+
+static void search_data_symbol(struct kernel *k, const char *name, enum image_fallback which)
+{
+	struct btf_info *btf;
+	uint64_t from, addr, modules;
+	struct mdf_error *err;
+
+	if (!image_start(k, name, &from))
+		return;
+	msg_debug("the kernel's kallsyms have no %s (no CONFIG_KALLSYMS_ALL?): searching the kernel image", name);
+	err = kernel_btf(k, &btf);
+	if (!err && !btf_info_present(btf))
+		err = mdf_error(-ENOENT, "without vmlinux BTF, %s cannot be recognised", name);
+	if (!err && which == FOUND_BTF_MODULES && !kernel_table_lookup(k, "modules", &modules))
+		err = mdf_error(-ENOENT, "without the modules list, btf_modules cannot be recognised");
+	if (!err && which == FOUND_INIT_TASK)
+		err = image_find_init_task(k->mem, btf, from, &addr);
+	else if (!err && which == FOUND_MODULES)
+		err = image_find_modules(k->mem, btf, from, &addr);
+	else if (!err)
+		err = image_find_btf_modules(k->mem, btf, from, modules, &addr);
+	if (err) {
+		msg_debug("%s", mdf_error_text(err));
+		mdf_error_free(err);
+		return;
+	}
+	answer_from_search(k, name, addr);
+	k->found_by_search |= which;
+}
+
+/* Any other data symbol: an exported variable's address, from the kernel's export tables. */
+static void search_exports(struct kernel *k, const char *name)
+{
+	struct btf_info *btf;
+	struct mdf_error *err;
+	uint64_t from, addr;
+
+	if (!(k->searched & SEARCHED_EXPORTS)) {
+		k->searched |= SEARCHED_EXPORTS;
+		if (!image_start(k, "exported symbols", &from))
+			return;
+		err = kernel_btf(k, &btf);
+		if (!err && !btf_info_present(btf))
+			err = mdf_error(-ENOENT, "without vmlinux BTF, export tables cannot be recognised");
+		if (!err)
+			err = image_find_exports(k->mem, btf, from, &k->exports);
+		if (err) {
+			msg_debug("%s", mdf_error_text(err));
+			mdf_error_free(err);
+		}
+	}
+	if (k->exports && image_exports_lookup(k->exports, name, &addr)) {
+		msg_debug("%s: not in the kernel's kallsyms (no data symbols): from its export table, 0x%" PRIx64,
+			  name, addr);
+		answer_from_search(k, name, addr);
+	}
+}
+
+/*
+ * A data symbol kallsyms lack, searched for once in the kernel image:
+ * the answer is then kept as if kallsyms had given it.
+ */
+static void search_image(struct kernel *k, const char *name)
+{
+	enum image_fallback which;
+
+	if (!k->kallsyms_lack_data)
+		return;
+	if (!strcmp(name, "__start_BTF") || !strcmp(name, "__stop_BTF"))
+		which = FOUND_BTF;
+	else if (!strcmp(name, "init_task"))
+		which = FOUND_INIT_TASK;
+	else if (!strcmp(name, "modules"))
+		which = FOUND_MODULES;
+	else if (!strcmp(name, "btf_modules"))
+		which = FOUND_BTF_MODULES;
+	else {
+		search_exports(k, name);
+		return;
+	}
+	if (k->searched & which)
+		return;
+	k->searched |= which;
+	if (which == FOUND_BTF)
+		search_btf(k);
+	else
+		search_data_symbol(k, name, which);
+}
+
 /* The kernel's own symbol @name, kept once found or known absent. */
 static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *addr)
 {
@@ -252,9 +412,30 @@ static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *ad
 	if (!a && (mdf_error_drop(kernel_kallsyms(k, &ks)) || mdf_error_drop(find_kernel_symbols(k, &name, 1)) ||
 		   !(a = find_answer(k, "vmlinux", name))))
 		return false;
+	if (!a->found) {
+		search_image(k, name);
+		/* The search may have grown the answers: found again. */
+		a = find_answer(k, "vmlinux", name);
+	}
 	if (a->found)
 		*addr = a->addr;
 	return a->found;
+}
+
+/* What kallsyms said of the kernel's @name (kernel_kallsyms() asked it), without a search. */
+static bool kallsyms_answer(const struct kernel *k, const char *name, uint64_t *addr)
+{
+	const struct answer *a = find_answer(k, "vmlinux", name);
+
+	if (a && a->found)
+		*addr = a->addr;
+	return a && a->found;
+}
+
+/* btf_modules for btf.c, asked once vmlinux's BTF is loaded: kallsyms' or the image search's. */
+static bool find_btf_modules(void *ctx, uint64_t *btf_modules)
+{
+	return kernel_table_lookup(ctx, "btf_modules", btf_modules);
 }
 
 struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out)
@@ -269,8 +450,14 @@ struct mdf_error *kernel_btf(struct kernel *k, struct btf_info **out)
 		if (!k->btf_err) {
 			loc.has_vmlinux = kernel_table_lookup(k, "__start_BTF", &loc.start) &&
 					  kernel_table_lookup(k, "__stop_BTF", &loc.stop);
-			loc.has_modules = kernel_table_lookup(k, "btf_modules", &loc.btf_modules);
 			loc.vmlinux = k->vmlinux;
+			/* A search for it needs vmlinux's BTF: it waits until that is loaded. */
+			loc.has_modules = k->vmlinux ? kernel_table_lookup(k, "btf_modules", &loc.btf_modules)
+						     : kallsyms_answer(k, "btf_modules", &loc.btf_modules);
+			if (!loc.has_modules && !k->vmlinux) {
+				loc.find_btf_modules = find_btf_modules;
+				loc.find_ctx = k;
+			}
 			k->btf_err = btf_info_new(k->mem, &loc, &k->btf);
 		}
 	}
@@ -600,16 +787,52 @@ static struct mdf_error *write_symbol(void *ctx, const struct ksym *sym)
 	return written < 0 ? mdf_error_code(-errno) : NULL;
 }
 
+/* Says, as a comment before the symbols, what was found by searching the kernel image. */
+static struct mdf_error *write_search_note(const struct kernel *k, FILE *out)
+{
+	static const struct {
+		enum image_fallback which;
+		const char *what;
+	} searches[] = {
+		{ FOUND_BTF, "vmlinux BTF" },
+		{ FOUND_MODULES, "the modules list" },
+		{ FOUND_BTF_MODULES, "btf_modules" },
+		{ FOUND_INIT_TASK, "init_task" },
+	};
+	char found[128] = "";
+	size_t n = 0, total = 0;
+
+	for (size_t i = 0; i < sizeof(searches) / sizeof(searches[0]); i++)
+		total += !!(k->found_by_search & searches[i].which);
+	if (!total)
+		return NULL;
+	for (size_t i = 0; i < sizeof(searches) / sizeof(searches[0]); i++) {
+		if (!(k->found_by_search & searches[i].which))
+			continue;
+		n++;
+		strcat(found, n == 1 ? "" : n == total ? " and " : ", ");
+		strcat(found, searches[i].what);
+	}
+	if (fprintf(out, "# kallsyms lack data symbols (no CONFIG_KALLSYMS_ALL): %s found by searching "
+		    "the kernel image\n", found) < 0)
+		return mdf_error_code(-errno);
+	return NULL;
+}
+
 struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 {
 	struct kallsyms *ks;
-	struct modules *mods;
+	struct modules *mods = NULL;
 	struct mdf_error *err = kernel_kallsyms(k, &ks);
 
+	/* Without module symbols, the kernel's alone: the caller said why. */
+	if (!err && mdf_error_drop(kernel_modules(k, &mods)))
+		mods = NULL;
+	if (!err)
+		err = write_search_note(k, out);
 	if (!err)
 		err = kallsyms_for_each(ks, write_symbol, out);
-	/* Without module symbols, the kernel's alone: the caller said why. */
-	if (!err && !mdf_error_drop(kernel_modules(k, &mods)) && mods)
+	if (!err && mods)
 		err = modules_for_each_symbol(mods, write_symbol, out);
 	return err;
 }

@@ -55,6 +55,8 @@ struct kfield {
 struct module_layout {
 	uint64_t module_size;
 	struct kfield list, name, state, kallsyms, syms, num_syms;
+	/* GPL-only exports, apart in kernels before the export flags table (0 sizes: none) */
+	struct kfield gpl_syms, num_gpl_syms;
 	uint64_t mod_kallsyms_size;
 	struct kfield symtab, num_symtab, strtab, typetab;
 	uint64_t ksym_size;
@@ -187,6 +189,12 @@ static struct mdf_error *read_module_layout(struct btf_info *btf, struct module_
 	if (err)
 		return err;
 	l->state_unformed = r.value;
+	if (!btf_info_lookup(btf, "vmlinux", "module.gpl_syms", &r) &&
+	    (err = layout_field(btf, "module.gpl_syms", l->module_size, false, &l->gpl_syms)))
+		return err;
+	if (l->gpl_syms.size && (err = layout_field(btf, "module.num_gpl_syms", l->module_size, false,
+						    &l->num_gpl_syms)))
+		return err;
 	if (l->name.size < 2 || l->name.size > MODULE_NAME_MAX || l->list.size != 16)
 		return mdf_error(-MDF_ECORRUPT,
 				 "vmlinux BTF gives struct module a name of %" PRIu64 " bytes and a list of %" PRIu64
@@ -260,29 +268,37 @@ static int compare_exports(const void *a, const void *b)
 	return ea->value < eb->value ? -1 : ea->value > eb->value;
 }
 
-/* The module's exports (module.syms), sorted by value for is_exported. */
-static struct mdf_error *read_exports(struct module_reader *r, struct module_tables *t)
+/* An export table of the module (@syms, @count_field): its entries, in table order. */
+static struct mdf_error *read_export_table(struct module_reader *r, const struct kfield *syms_field,
+					   const struct kfield *count_field, struct module_export **out,
+					   uint32_t *count)
 {
 	const struct module_layout *l = &r->mods->l;
-	uint64_t syms = field_value(r->module, &l->syms);
-	uint64_t num_syms = field_value(r->module, &l->num_syms);
+	uint64_t syms = field_value(r->module, syms_field);
+	uint64_t num_syms = field_value(r->module, count_field);
 	unsigned char *raw;
 	struct mdf_error *err;
 
+	*out = NULL;
+	*count = 0;
 	if (num_syms == 0)
 		return NULL;
 	if (num_syms > MAX_SYMBOLS)
-		return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "num_syms is %" PRIu64 ", above %u", num_syms,
+		return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "%" PRIu64 " exports, above %u", num_syms,
 				      MAX_SYMBOLS);
 	raw = malloc(num_syms * l->ksym_size);
-	t->exports = malloc(num_syms * sizeof(*t->exports));
-	if (!raw || !t->exports) {
+	*out = malloc(num_syms * sizeof(**out));
+	if (!raw || !*out) {
 		free(raw);
+		free(*out);
+		*out = NULL;
 		return &mdf_error_enomem;
 	}
 	err = mem_read_virt(r->mods->mem, syms, raw, num_syms * l->ksym_size);
 	if (err) {
 		free(raw);
+		free(*out);
+		*out = NULL;
 		return module_problem(r, err, "cannot read its %" PRIu64 " exports at 0x%" PRIx64 " (%s)",
 				      num_syms, syms, mdf_error_text(err));
 	}
@@ -295,12 +311,31 @@ static struct mdf_error *read_exports(struct module_reader *r, struct module_tab
 			value = entry_addr + l->ksym_value.offset + (uint64_t)(int64_t)(int32_t)value;
 			name = entry_addr + l->ksym_name.offset + (uint64_t)(int64_t)(int32_t)name;
 		}
-		t->exports[i] = (struct module_export){ .value = value, .name_addr = name };
+		(*out)[i] = (struct module_export){ .value = value, .name_addr = name };
 	}
 	free(raw);
-	t->nr_exports = (uint32_t)num_syms;
-	vec_sort(t->exports, t->nr_exports, compare_exports);
+	*count = (uint32_t)num_syms;
 	return NULL;
+}
+
+/* The module's exports (module.syms), sorted by value for is_exported. */
+static struct mdf_error *read_exports(struct module_reader *r, struct module_tables *t)
+{
+	struct mdf_error *err = read_export_table(r, &r->mods->l.syms, &r->mods->l.num_syms, &t->exports,
+						  &t->nr_exports);
+
+	if (!err)
+		vec_sort(t->exports, t->nr_exports, compare_exports);
+	return err;
+}
+
+/* Whether export @e is named @name. */
+static bool export_named(struct module_reader *r, const struct module_export *e, const char *name, size_t len)
+{
+	char export_name[KSYM_NAME_LEN];
+
+	return !mdf_error_drop(mem_read_virt(r->mods->mem, e->name_addr, export_name, len + 1)) &&
+	       !memcmp(export_name, name, len) && export_name[len] == '\0';
 }
 
 /* The kernel's is_exported: an export of this name at this value. */
@@ -542,6 +577,50 @@ struct lookup {
 	uint64_t addr;
 };
 
+/*
+ * Whether the module's kallsyms list data symbols: without
+ * CONFIG_KALLSYMS_ALL a module keeps only its text symbols.
+ */
+static bool lists_data_symbols(const struct module_tables *t)
+{
+	for (uint32_t i = 0; i < t->num_symtab; i++)
+		if (strchr("dDbBrRgGsS", t->typetab[i]))
+			return true;
+	return false;
+}
+
+/*
+ * @lk->name among the module's exports (module.syms, then gpl_syms where
+ * they are apart): where kallsyms keep text symbols only, an exported
+ * variable is still found, by the name its export table gives.
+ */
+static void find_export(struct module_reader *r, const struct module_tables *t, struct lookup *lk)
+{
+	const struct module_layout *l = &r->mods->l;
+	size_t len = strlen(lk->name);
+	struct module_export *gpl = NULL;
+	uint32_t nr_gpl = 0;
+
+	if (len >= KSYM_NAME_LEN)
+		return;
+	for (uint32_t i = 0; i < t->nr_exports && !lk->found; i++)
+		if (export_named(r, &t->exports[i], lk->name, len)) {
+			lk->found = true;
+			lk->addr = t->exports[i].value;
+		}
+	if (!lk->found && l->gpl_syms.size &&
+	    !mdf_error_drop(read_export_table(r, &l->gpl_syms, &l->num_gpl_syms, &gpl, &nr_gpl)))
+		for (uint32_t i = 0; i < nr_gpl && !lk->found; i++)
+			if (export_named(r, &gpl[i], lk->name, len)) {
+				lk->found = true;
+				lk->addr = gpl[i].value;
+			}
+	free(gpl);
+	if (lk->found)
+		msg_debug("%s: not in module %s's kallsyms (text symbols only): found in its export table, 0x%"
+			  PRIx64, lk->name, r->name, lk->addr);
+}
+
 /* The symbol @lk->name in one module's tables, as the listing shows it. */
 static bool find_in_module(struct module_reader *r, const struct module_tables *t, void *ctx)
 {
@@ -563,6 +642,8 @@ static bool find_in_module(struct module_reader *r, const struct module_tables *
 			best_type = type;
 		}
 	}
+	if (!lk->found && !lists_data_symbols(t))
+		find_export(r, t, lk);
 	return lk->found;
 }
 

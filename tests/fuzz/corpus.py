@@ -11,12 +11,13 @@ are 64 MiB, and libFuzzer mutates small inputs best, so each seed keeps
 the parts of a dump that its reader looks at first (headers, notes,
 bitmaps, tables) and a few pages:
 
-  elf_input    mkvmcore's kexec, QEMU and 5-level dumps and makedumpfile -E's,
-               each PT_LOAD cut to its first pages plus the page-table pages
-               that translate a few symbols
-  kdump_input  makedumpfile -l, -c, -p, -z and uncompressed at -d 31, and a
-               --split part, keeping the descriptors and data of a few pages
-               and of the page-table pages
+  elf_input    mkvmcore's kexec, QEMU and 5-level dumps, makedumpfile -E's and
+               arm64 dumps in three page sizes, each PT_LOAD cut to its first
+               pages plus the page-table pages that translate a few symbols
+  kdump_input  makedumpfile -l, -c, -p, -z and uncompressed at -d 31, a
+               --split part, and QEMU's 64 KiB-block form of an arm64 dump,
+               keeping the descriptors and data of a few pages and of the
+               page-table pages
   flat         makedumpfile -F (kdump and -E), the stream's first records
   vmcoreinfo   the VMCOREINFO notes of the dumps
   kallsyms     the kallsyms tables in each address encoding, moved to the
@@ -116,14 +117,42 @@ def table_pages(elf, vi, names):
     return pages
 
 
-def shrink_elf(elf, vi, first_pages, cut):
+def arm64_table_pages(elf, vi, names):
+    """table_pages() for an arm64 dump with 48-bit output addresses (no LPA2): the 4 KiB
+    pieces of swapper_pg_dir's tables that a walk to @names reads, and their targets."""
+    page_shift = int(vi['PAGESIZE']).bit_length() - 1
+    va_bits = 64 - int(vi['NUMBER(TCR_EL1_T1SZ)'], 0)
+    per_level = page_shift - 3
+    levels = (va_bits - page_shift + per_level - 1) // per_level
+    top = (int(vi['SYMBOL(swapper_pg_dir)'], 16) - int(vi['NUMBER(kimage_voffset)'], 0)) & ULONG_MAX
+    pages = set()
+    for name in names:
+        vaddr, table = int(vi['SYMBOL(%s)' % name], 16), top
+        for below in range(levels - 1, -1, -1):
+            shift = page_shift + per_level * below
+            bits = va_bits - shift if below == levels - 1 else per_level
+            at = table + ((vaddr >> shift) & ((1 << bits) - 1)) * 8
+            pages.add(at & ~(PAGE - 1))
+            raw = elf.read_phys(at, 8)
+            entry = struct.unpack('<Q', raw)[0] if raw else 0
+            table = entry & ((1 << 48) - 1) & ~((1 << page_shift) - 1)
+            if entry & 3 == 1 or (below == 0 and entry & 3 == 3):
+                pages.add((table | (vaddr & ((1 << shift) - 1))) & ~(PAGE - 1))
+                break
+            if entry & 3 != 3:
+                break
+    return pages
+
+
+def shrink_elf(elf, vi, first_pages, cut, keep=None):
     """A small ELF: the notes, then each PT_LOAD's first pages and the page-table pages.
 
     With @cut, each PT_LOAD keeps its p_memsz and only its file data is cut
     (as makedumpfile -E leaves pages out); otherwise each run of kept pages
     becomes a PT_LOAD of its own.
     """
-    keep = table_pages(elf, vi, ['_stext', 'init_uts_ns']) if not cut else set()
+    if keep is None:
+        keep = table_pages(elf, vi, ['_stext', 'init_uts_ns']) if not cut else set()
     segments = []
     for p in elf.loads():
         start, end = p[4], p[4] + p[5]
@@ -330,6 +359,24 @@ def main():
 
     for name in ('kexec', 'qemu', 'paging5'):
         write_seed(out, 'elf_input', name + '.elf', shrink_elf(Elf(path[name]), vi[name], 2, False))
+    # arm64 (mkvmcore --arch arm64): 4K pages and 4 levels, 16K and 3, 64K and 2.
+    for pages, va_bits in (('4K', '48'), ('16K', '47'), ('64K', '42')):
+        name = 'arm64-%s-va%s' % (pages, va_bits)
+        arm64 = os.path.join(work, name + '.elf')
+        run(mkvmcore, '--arch', 'arm64', '--page-size', pages, '--va-bits', va_bits, '--vmcoreinfo-out',
+            arm64 + '.vmcoreinfo', arm64)
+        with open(arm64 + '.vmcoreinfo') as f:
+            arm64_vi = parse_vmcoreinfo(f.read())
+        elf = Elf(arm64)
+        tables = arm64_table_pages(elf, arm64_vi, ['_stext', 'swapper_pg_dir', 'mem_section'])
+        write_seed(out, 'elf_input', name + '.elf', shrink_elf(elf, arm64_vi, 2, False, tables))
+        if pages == '4K':
+            # QEMU's kdump-compressed form: 64 KiB blocks of 4 KiB pages (tests/py/qemukdump.py).
+            qemu = os.path.join(work, name + '.kdump')
+            run(sys.executable, os.path.join(PROJECT, 'tests', 'py', 'qemukdump.py'), arm64, qemu)
+            with open(qemu, 'rb') as f:
+                write_seed(out, 'kdump_input', name + '-qemu-64k-blocks.kdump',
+                           shrink_kdump(f.read(), 6, {paddr >> 16 for paddr in tables}))
     elf_e = os.path.join(work, 'kexec-E.elf')
     run(mdf, '-f', '-E', '-d', '31', path['kexec'], elf_e)
     write_seed(out, 'elf_input', 'makedumpfile-E.elf', shrink_elf(Elf(elf_e), vi['kexec'], 2, True))

@@ -640,9 +640,13 @@ static void gen_free(struct gen *g)
 
 int main(int argc, char **argv)
 {
-	struct gen *g = xcalloc(1, sizeof(*g));
+	struct gen *g;
 	uint64_t rng;
 
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--arch") && !strcmp(argv[i + 1], "arm64"))
+			return arm64_main(argc, argv);
+	g = xcalloc(1, sizeof(*g));
 	parse_options(g, argc, argv);
 	rng = g->seed ^ 0x6d6b766d636f7265ULL;
 	g->max_physmem_bits = g->levels == 5 ? 52 : 46;

@@ -307,6 +307,9 @@ void gpu_write_facts(struct gen *g, FILE *f);
 void gpu_write_kallsyms(struct gen *g, FILE *f);
 void gpu_free(struct gen *g);
 
+/* gen_arm64.c: mkvmcore --arch arm64, a dump for translation alone */
+int arm64_main(int argc, char **argv);
+
 /* gen_elf.c */
 void vmcoreinfo_build(struct gen *g);
 void elf_write(struct gen *g);

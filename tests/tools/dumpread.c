@@ -260,6 +260,8 @@ int main(int argc, char **argv)
 	err = vmcoreinfo_file ? vmcoreinfo_load_file(vmcoreinfo_file, &vi)
 			      : vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
 						 argv[arg], &vi);
+	if (!err && !arch_find(in->machine))
+		err = mdf_error(-ENOTSUP, "%s: a dump of a %s machine", argv[arg], in->machine);
 	if (!err)
 		err = memory_open(in, arch_find(in->machine), vi, &mem);
 	if (!err)
