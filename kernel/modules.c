@@ -178,7 +178,7 @@ static struct mdf_error *read_module_layout(struct btf_info *btf, struct module_
 	if (err)
 		return err;
 	/* With PREL32 relocations (x86_64, arm64) the fields are offsets; else addresses. */
-	l->ksym_relative = !btf_info_lookup(btf, "vmlinux", "kernel_symbol.value_offset", &r);
+	l->ksym_relative = !mdf_error_drop(btf_info_lookup(btf, "vmlinux", "kernel_symbol.value_offset", &r));
 	err = layout_field(btf, l->ksym_relative ? "kernel_symbol.value_offset" : "kernel_symbol.value",
 			   l->ksym_size, false, &l->ksym_value);
 	if (!err)
@@ -189,7 +189,7 @@ static struct mdf_error *read_module_layout(struct btf_info *btf, struct module_
 	if (err)
 		return err;
 	l->state_unformed = r.value;
-	if (!btf_info_lookup(btf, "vmlinux", "module.gpl_syms", &r) &&
+	if (!mdf_error_drop(btf_info_lookup(btf, "vmlinux", "module.gpl_syms", &r)) &&
 	    (err = layout_field(btf, "module.gpl_syms", l->module_size, false, &l->gpl_syms)))
 		return err;
 	if (l->gpl_syms.size && (err = layout_field(btf, "module.num_gpl_syms", l->module_size, false,
