@@ -274,11 +274,17 @@ check kdump-markers-d1-no-vgem grep -Eq '^ *vgem .* page-start-pfns=0 ' "$HOST/m
 check kdump-markers-d1-noext-vgem grep -Eq "^ *vgem .* page-start-pfns=$vgem " "$HOST/markers-d1-noext.txt"
 check kdump-markers-d31-none test "$(grep -Ec ' page-start-pfns=0 ' "$HOST/markers-d31.txt")" -eq 3
 
-# The figures issue 28 asks for: printed, never asserted.
+# The run's time and memory, printed, never asserted.  The crash kernel
+# measures with busybox's time (the lab's initramfs has no other), which
+# takes ru_maxrss for a count of pages and multiplies it by the page size
+# in kB: its "Maximum resident set size" is 4 times the real one on
+# x86_64 (busybox time -v and GNU time -v of one command on the host
+# print 6656 and 1664), so the true figure is printed beside it.
 t=$crash/crash-mdf-time.txt
+busybox_rss=$(time_figure "$t" 'Maximum resident set size')
 echo "crash kernel (MemTotal $(sed -n 's/^MemTotal: *//p' "$crash/crash-mdf-env.txt" | head -n 1)):" \
 	"makedumpfile -F -l --message-level 7 -d 31 /proc/vmcore: elapsed $(time_figure "$t" Elapsed)," \
-	"max RSS $(time_figure "$t" 'Maximum resident set size') kB," \
+	"max RSS $((${busybox_rss:-0} / ($(getconf PAGESIZE) / 1024))) kB (busybox time says $busybox_rss)," \
 	"user $(time_figure "$t" 'User time') s, system $(time_figure "$t" 'System time') s"
 t=$HOST/host-d31.time
 [ -f "$t" ] && echo "host: the same run on the raw copy: elapsed $(time_figure "$t" Elapsed)," \
