@@ -25,8 +25,8 @@
 # It prints the crash kernel's `time -v` figures of the -d 31 run (elapsed,
 # maximum RSS) beside the host's, and ends with "N passed, N failed".
 #
-# Needs qemu-system-x86, kexec-tools, busybox-static, cpio, kmod (installed
-# with apt-get when missing and run as root; install-deps.sh has them) and a
+# Needs root, qemu-system-x86, kexec-tools, busybox-static, cpio, kmod
+# (installed with apt-get when missing; install-deps.sh has them) and a
 # Debian kernel package, fetched with `apt-get download` and unpacked into
 # build/kdump/kernels, where later runs find it: by default the kernel of
 # ../shared/vmcores/6.1-kdump when apt has it, else the one that
@@ -80,8 +80,6 @@ need_tools() {
 	file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
 		{ missing+=("a static /bin/busybox"); packages+=(busybox-static); }
 	[ ${#missing[@]} -eq 0 ] && return 0
-	[ "$(id -u)" -eq 0 ] ||
-		skip_all "missing ${missing[*]}: ./install-deps.sh installs them (as root)"
 	echo "installing ${packages[*]} (for ${missing[*]})"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		$(printf '%s\n' "${packages[@]}" | sort -u) >"$WORK/apt-install.log" 2>&1 ||
@@ -124,10 +122,9 @@ fetch_kernel() {
 }
 
 unpack_kernel() {
-	local package=$1 release=$2 dir=$KERNELS/$1 download=$KERNELS/download sandbox=()
+	local package=$1 release=$2 dir=$KERNELS/$1 download=$KERNELS/download
 	# apt-get download writes to the current directory, where _apt may not write.
-	[ "$(id -u)" -eq 0 ] && sandbox=(-o APT::Sandbox::User=root)
-	(cd "$download" && apt-get -q "${sandbox[@]}" download "$package") || return 1
+	(cd "$download" && apt-get -q -o APT::Sandbox::User=root download "$package") || return 1
 	dpkg-deb -x "$download"/*.deb "$dir" || return 1
 	# A merged-/usr package has its modules under usr/lib: depmod -b wants lib/.
 	if [ ! -d "$dir/lib/modules/$release" ] && [ -d "$dir/usr/lib/modules/$release" ]; then
@@ -160,6 +157,9 @@ labprobe_pages() {
 }
 
 # ------------------------------------------------------------------ main --
+# The crash kernel's makedumpfile trusts only root-owned extensions, and
+# the lab's mkinitramfs.sh installs them so (install -o root).
+[ "$(id -u)" -eq 0 ] || skip_all "not root: the crash initramfs needs root-owned extensions (mkinitramfs.sh)"
 [ -d "$SHARED/lab" ] || skip_all "no $SHARED/lab (the shared lab scripts)"
 [ -n "$UPSTREAM" ] || skip_all "no upstream makedumpfile (the oracle): ./install-deps.sh installs it"
 $PYTHON -c 'import kdumpfile' 2>/dev/null ||
