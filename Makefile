@@ -4,6 +4,10 @@
 # make demo       build, generate a sample dump and filter it (-d 31 -l)
 # make check      build and run every test (ends with "N passed, N failed")
 # make check SANITIZE=1   the same under AddressSanitizer and UBSan
+# make check-kdump  run this makedumpfile and its extensions inside a real kdump crash
+#                 kernel under QEMU (TCG) and check its dumps against host runs and
+#                 upstream (tests/kdump/run.sh; a minute or two; skips without QEMU or
+#                 a Debian kernel package); not part of make check
 # make fuzz       build the libFuzzer harnesses of tests/fuzz with clang in build/fuzz,
 #                 make their seed corpora, replay tests/fuzz/regressions, then fuzz
 #                 each for FUZZ_SECONDS (default 10; of its own CPU time with FUZZ_CPU=1);
@@ -66,7 +70,7 @@ MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 TEST_TOOLS := $(BUILD)/tests/failio.so $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(BUILD)/tests/erasetool $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
-.PHONY: all check bench clean tests demo extensions install uninstall layering fuzz fuzz-quick
+.PHONY: all check check-kdump bench clean tests demo extensions install uninstall layering fuzz fuzz-quick
 all: $(BIN)
 
 # Extensions call into the executable: export their API (extension/exports.syms).
@@ -168,6 +172,10 @@ layering:
 
 check: tests layering
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) MDF_SANITIZE=$(SANITIZE) T="$(T)" tests/run.sh
+
+check-kdump: $(BIN) $(EXTENSIONS)
+	@mkdir -p $(BUILD)/tests
+	MDF=$(abspath $(BIN)) EXTDIR=$(abspath $(BUILD)/extensions) TOOLS=$(abspath $(BUILD)/tests) tests/kdump/run.sh
 
 $(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
