@@ -34,6 +34,7 @@
 #include "kernel/printk.h"
 #include "kernel/vmlinux.h"
 #include "memory/reader.h"
+#include "output/elf_vaddrs.h"
 #include "output/elf_writer.h"
 #include "output/flat.h"
 #include "output/kdump_writer.h"
@@ -593,6 +594,36 @@ static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct rep
 	return print_write_failure(err, &result.fate);
 }
 
+/*
+ * A dump whose segments have physical addresses only (QEMU's) is written
+ * with the kernel virtual addresses kexec gives: where they cannot be
+ * found, with the input's, and readers that need them are told why.
+ */
+static void give_kernel_vaddrs(struct mdf_context *ctx, struct elf_segments *segs)
+{
+	struct kernel_map map;
+	struct mdf_error *err;
+
+	if (elf_segments_have_kernel_vaddrs(segs))
+		return;
+	err = kernel_map_find(ctx->kernel, ctx->memory, ctx->input->machine, &map);
+	if (!err)
+		err = elf_segments_set_kernel_vaddrs(segs, &map);
+	if (!err) {
+		msg_debug("ELF segments: the kernel image at %" PRIx64 " (physical 0x%" PRIx64
+			  "), the direct map at %" PRIx64, map.text_vaddr, map.text_paddr,
+			  map.direct_map);
+		return;
+	}
+	if (err->code == -ENOTSUP)
+		msg_debug("%s: the segments keep the input's addresses", mdf_error_text(err));
+	else
+		msg_warn("%s: the segments keep the input's physical addresses as virtual ones, "
+			 "which readers such as drgn cannot start from: %s", ctx->opt.vmcore,
+			 mdf_error_text(err));
+	mdf_error_free(err);
+}
+
 static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
 {
 	struct elf_writer_params params = {
@@ -615,6 +646,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 	err = print_error(elf_segments_read(ctx->input, &segs));
 	if (err)
 		return err;
+	give_kernel_vaddrs(ctx, &segs);
 	params.input = &segs;
 	pfn_ranges_merge(&job->decisions.keep);
 	failure = elf_write(&params, &job->source, &job->counts, &result);
