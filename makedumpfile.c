@@ -763,9 +763,38 @@ out:
 	return err;
 }
 
+/*
+ * -L with --dump-dmesg: the log, made in memory, goes to @out up to the
+ * limit, as upstream cuts it.  A log cut short is kept so, and the run
+ * fails.
+ */
+static int write_log_within_limit(struct mdf_context *ctx, struct outfile *out, const char *log,
+				  size_t len)
+{
+	uint64_t limit = ctx->opt.size_limit;
+	size_t kept = len > limit ? (size_t)limit : len;
+	int err;
+
+	if (fwrite(log, 1, kept, out->stream) != kept || kept == len)
+		return print_error(outfile_finish(out));
+	err = print_error(outfile_sync(out));
+	if (!err)
+		err = print_error(outfile_close(out));
+	if (err) {
+		outfile_abort(out);
+		return err;
+	}
+	msg_error("%s: the size limit (-L) of %" PRIu64 " bytes is reached: the log is cut there, "
+		  "%zu of its %zu bytes kept", out->path, limit, kept, len);
+	return -ENOSPC;
+}
+
 static int run_dump_dmesg(struct mdf_context *ctx)
 {
 	struct outfile out;
+	char *log = NULL;
+	size_t len = 0;
+	FILE *to = NULL;
 	int err;
 
 	err = open_dump(ctx);
@@ -775,13 +804,19 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
-	err = print_error(printk_dump(ctx->memory, ctx->kernel, ctx->opt.partial_dmesg, out.stream,
-				       out.path));
+	to = ctx->opt.size_limit ? open_memstream(&log, &len) : out.stream;
+	err = to ? print_error(printk_dump(ctx->memory, ctx->kernel, ctx->opt.partial_dmesg, to,
+					   out.path))
+		 : print_error(&mdf_error_enomem);
+	if (to && to != out.stream && fclose(to) && !err)
+		err = print_error(&mdf_error_enomem);
 	if (err) {
 		outfile_abort(&out);
+		free(log);
 		return err;
 	}
-	err = print_error(outfile_finish(&out));
+	err = log ? write_log_within_limit(ctx, &out, log, len) : print_error(outfile_finish(&out));
+	free(log);
 	if (!err) {
 		msg_info("%s", "");
 		msg_info("The dmesg log is saved to %s.", out.path);
@@ -826,7 +861,7 @@ static int run_reassemble_flat(struct mdf_context *ctx)
 	const struct mdf_options *opt = &ctx->opt;
 	int err = print_error(flat_reassemble(STDIN_FILENO, "standard input",
 					      written_path(opt, opt->output),
-					      opt->force || opt->dry_run));
+					      opt->force || opt->dry_run, opt->size_limit));
 
 	if (!err && opt->dry_run) {
 		msg_info("%s", "");
@@ -1022,7 +1057,7 @@ int main(int argc, char **argv)
 
 		failure = reassemble_dumpfiles((const char *const *)ctx.opt.dumpfiles,
 					       ctx.opt.nr_dumpfiles, ctx.opt.output, ctx.opt.force,
-					       &fate);
+					       ctx.opt.size_limit, &fate);
 		err = print_write_failure(failure, &fate);
 		if (!err)
 			report_saved(ctx.opt.output);
