@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
@@ -701,23 +702,36 @@ static int run_dump(struct mdf_context *ctx)
 }
 
 /*
- * --split: the pfn ranges first, then one kdump-compressed file each.
- * The classification counts are the same for every part; the zero pages
- * are counted by the part that holds them.
+ * The parts a level wrote before the disk filled, which upstream removes
+ * too: every part is written again at the next level.  Only regular files
+ * (--dry-run writes none of them).
  */
-static int run_split(struct mdf_context *ctx)
+static void remove_split_parts(const struct mdf_context *ctx, unsigned int nr)
 {
-	unsigned int nr = ctx->opt.nr_dumpfiles;
-	struct split_part *parts = calloc(nr, sizeof(*parts));
+	struct stat st;
+
+	for (unsigned int i = 0; i < nr && !ctx->opt.dry_run; i++)
+		if (lstat(ctx->opt.dumpfiles[i], &st) == 0 && S_ISREG(st.st_mode))
+			unlink(ctx->opt.dumpfiles[i]);
+}
+
+/*
+ * --split at the dump level set: the pfn ranges first, then one
+ * kdump-compressed file each.  The classification counts are the same for
+ * every part; the zero pages are counted by the part that holds them.
+ */
+static int run_split_at_level(struct mdf_context *ctx, struct split_part *parts,
+			      bool retry_when_full)
+{
+	unsigned int nr = ctx->opt.nr_dumpfiles, written = 0;
 	struct kdump_writer_params params = { 0 };
-	struct dump_job job = { 0 };
+	struct dump_job job = { .remove_when_full = retry_when_full };
 	struct report_totals totals = { .counts = &job.counts };
 	struct kdump_utsname uts;
 	uint64_t block;
 	int err;
 
-	err = parts ? start_job(ctx, ctx->opt.dump_level, true, &job)
-		    : print_error(&mdf_error_enomem);
+	err = start_job(ctx, ctx->opt.dump_level, true, &job);
 	if (err)
 		goto out;
 	kdump_params(ctx, &job, &uts, &params);
@@ -742,10 +756,14 @@ static int run_split(struct mdf_context *ctx)
 		params.end_pfn = parts[i].end_pfn;
 		failure = kdump_write(&params, &job.source, i ? &counts : &job.counts, &result);
 		err = print_write_failure(failure, &result.fate);
+		written += !err;
 		job.counts.zero += counts.zero;
 		totals.pfn_present = result.pfn_present;
 		totals.bytes_written += result.bytes_written;
 	}
+	/* The part that filled the disk is gone already (remove_when_full). */
+	if (err == -ENOSPC && retry_when_full)
+		remove_split_parts(ctx, written);
 	if (!err) {
 		totals.max_pfn = job.max_pfn;
 		report_print(&totals);
@@ -759,6 +777,28 @@ static int run_split(struct mdf_context *ctx)
 	}
 out:
 	end_job(&job);
+	return err;
+}
+
+/* --split at each level of -d's list while the disk is full, as run_dump(). */
+static int run_split(struct mdf_context *ctx)
+{
+	const struct mdf_options *opt = &ctx->opt;
+	struct split_part *parts = calloc(opt->nr_dumpfiles, sizeof(*parts));
+	int err;
+
+	if (!parts)
+		return print_error(&mdf_error_enomem);
+	for (unsigned int i = 0;; i++) {
+		bool retry = i + 1 < opt->nr_dump_levels;
+
+		if (opt->nr_dump_levels)
+			ctx->opt.dump_level = opt->dump_levels[i];
+		err = run_split_at_level(ctx, parts, retry);
+		if (err != -ENOSPC || !retry)
+			break;
+		msg_info("Retry to create a dumpfile by dump_level(%d).", opt->dump_levels[i + 1]);
+	}
 	free(parts);
 	return err;
 }
