@@ -7,6 +7,7 @@
 #    the file's own segments, init_uts_ns (at the guest's kallsyms address)
 #    holds VMCOREINFO's release, and pages hold what the guest's page
 #    tables map at their addresses (python3-libkdumpfile on the input);
+#    read back here, the file gives the guest's kallsyms;
 #  - the generator's QEMU layout, 4- and 5-level paging: the addresses of
 #    its kexec layout of the same memory;
 #  - drgn reads init_uts_ns.name.release, where it and the 6.1 debuginfo
@@ -24,13 +25,19 @@ user_loads() {
 
 for guest in 6.1-qemu 7.2-qemu; do
 	qemu=$(fixture $guest.elf) || { skip "elf-vaddrs-$guest" "no $VMCORES/$guest"; continue; }
-	if ! "$MDF" -f -E -d 31 --message-level 0 "$qemu" "$WORK/$guest.elf" 2>"$WORK/$guest.err"; then
+	# Level 4: errors and warnings only.
+	if ! "$MDF" -f -E -d 31 --message-level 4 "$qemu" "$WORK/$guest.elf" 2>"$WORK/$guest.err"; then
 		fail "elf-vaddrs-$guest" "$(tail -n 3 "$WORK/$guest.err")"
 		continue
 	fi
 	check "elf-vaddrs-$guest-silent" test ! -s "$WORK/$guest.err"
 	check "elf-vaddrs-$guest-readelf" user_loads "$WORK/$guest.elf"
 	check "elf-vaddrs-$guest-reads" $VADDRS kernel "$WORK/$guest.elf" "$qemu" "$VMCORES/$guest"
+	# Read back here, a kexec-layout dump now: the guest's own kallsyms.
+	"$MDF" -f --dump-kallsyms "$WORK/$guest.elf" "$WORK/$guest.kallsyms" >/dev/null 2>&1
+	check "elf-vaddrs-$guest-reread-kallsyms" cmp <(grep -v $'\t\\[' "$WORK/$guest.kallsyms") \
+		<(guest_kernel_kallsyms $guest)
+	rm -f "$WORK/$guest.kallsyms"
 	[ $guest = 6.1-qemu ] || rm -f "$WORK/$guest.elf"
 done
 
@@ -77,7 +84,7 @@ fi
 arm64=$(fixture 6.1-arm64-qemu.elf)
 if [ -z "$arm64" ]; then
 	skip elf-vaddrs-arm64 "no $VMCORES/6.1-arm64-qemu"
-elif "$MDF" -f -E -d 31 --message-level 0 "$arm64" "$WORK/arm64.elf" 2>"$WORK/arm64.err"; then
+elif "$MDF" -f -E -d 31 --message-level 4 "$arm64" "$WORK/arm64.elf" 2>"$WORK/arm64.err"; then
 	# The input's physical addresses, as upstream copies them.
 	check elf-vaddrs-arm64-kept-physical test -z "$(readelf -l -W "$WORK/arm64.elf" |
 		awk '$1 == "LOAD" && $3 != $4')"
