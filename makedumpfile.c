@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
@@ -35,6 +36,7 @@
 #include "kernel/printk.h"
 #include "kernel/vmlinux.h"
 #include "memory/reader.h"
+#include "output/elf_vaddrs.h"
 #include "output/elf_writer.h"
 #include "output/flat.h"
 #include "output/kdump_writer.h"
@@ -610,6 +612,36 @@ static int write_kdump(struct mdf_context *ctx, struct dump_job *job, struct rep
 	return print_write_failure(err, &result.fate);
 }
 
+/*
+ * A dump whose segments have physical addresses only (QEMU's) is written
+ * with the kernel virtual addresses kexec gives: where they cannot be
+ * found, with the input's, and readers that need them are told why.
+ */
+static void give_kernel_vaddrs(struct mdf_context *ctx, struct elf_segments *segs)
+{
+	struct kernel_map map;
+	struct mdf_error *err;
+
+	if (elf_segments_have_kernel_vaddrs(segs))
+		return;
+	err = kernel_map_find(ctx->kernel, ctx->memory, ctx->input->machine, &map);
+	if (!err)
+		err = elf_segments_set_kernel_vaddrs(segs, &map);
+	if (!err) {
+		msg_debug("ELF segments: the kernel image at %" PRIx64 " (physical 0x%" PRIx64
+			  "), the direct map at %" PRIx64, map.text_vaddr, map.text_paddr,
+			  map.direct_map);
+		return;
+	}
+	if (err->code == -ENOTSUP)
+		msg_debug("%s: the segments keep the input's addresses", mdf_error_text(err));
+	else
+		msg_warn("%s: the segments keep the input's physical addresses as virtual ones, "
+			 "which readers such as drgn cannot start from: %s", ctx->opt.vmcore,
+			 mdf_error_text(err));
+	mdf_error_free(err);
+}
+
 static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct report_totals *totals)
 {
 	struct elf_writer_params params = {
@@ -632,6 +664,7 @@ static int write_elf(struct mdf_context *ctx, struct dump_job *job, struct repor
 	err = print_error(elf_segments_read(ctx->input, &segs));
 	if (err)
 		return err;
+	give_kernel_vaddrs(ctx, &segs);
 	params.input = &segs;
 	pfn_ranges_merge(&job->decisions.keep);
 	failure = elf_write(&params, &job->source, &job->counts, &result);
@@ -686,23 +719,36 @@ static int run_dump(struct mdf_context *ctx)
 }
 
 /*
- * --split: the pfn ranges first, then one kdump-compressed file each.
- * The classification counts are the same for every part; the zero pages
- * are counted by the part that holds them.
+ * The parts a level wrote before the disk filled, which upstream removes
+ * too: every part is written again at the next level.  Only regular files
+ * (--dry-run writes none of them).
  */
-static int run_split(struct mdf_context *ctx)
+static void remove_split_parts(const struct mdf_context *ctx, unsigned int nr)
 {
-	unsigned int nr = ctx->opt.nr_dumpfiles;
-	struct split_part *parts = calloc(nr, sizeof(*parts));
+	struct stat st;
+
+	for (unsigned int i = 0; i < nr && !ctx->opt.dry_run; i++)
+		if (lstat(ctx->opt.dumpfiles[i], &st) == 0 && S_ISREG(st.st_mode))
+			unlink(ctx->opt.dumpfiles[i]);
+}
+
+/*
+ * --split at the dump level set: the pfn ranges first, then one
+ * kdump-compressed file each.  The classification counts are the same for
+ * every part; the zero pages are counted by the part that holds them.
+ */
+static int run_split_at_level(struct mdf_context *ctx, struct split_part *parts,
+			      bool retry_when_full)
+{
+	unsigned int nr = ctx->opt.nr_dumpfiles, written = 0;
 	struct kdump_writer_params params = { 0 };
-	struct dump_job job = { 0 };
+	struct dump_job job = { .remove_when_full = retry_when_full };
 	struct report_totals totals = { .counts = &job.counts };
 	struct kdump_utsname uts;
 	uint64_t block;
 	int err;
 
-	err = parts ? start_job(ctx, ctx->opt.dump_level, true, &job)
-		    : print_error(&mdf_error_enomem);
+	err = start_job(ctx, ctx->opt.dump_level, true, &job);
 	if (err)
 		goto out;
 	kdump_params(ctx, &job, &uts, &params);
@@ -727,10 +773,14 @@ static int run_split(struct mdf_context *ctx)
 		params.end_pfn = parts[i].end_pfn;
 		failure = kdump_write(&params, &job.source, i ? &counts : &job.counts, &result);
 		err = print_write_failure(failure, &result.fate);
+		written += !err;
 		job.counts.zero += counts.zero;
 		totals.pfn_present = result.pfn_present;
 		totals.bytes_written += result.bytes_written;
 	}
+	/* The part that filled the disk is gone already (remove_when_full). */
+	if (err == -ENOSPC && retry_when_full)
+		remove_split_parts(ctx, written);
 	if (!err) {
 		totals.max_pfn = job.max_pfn;
 		report_print(&totals);
@@ -744,13 +794,64 @@ static int run_split(struct mdf_context *ctx)
 	}
 out:
 	end_job(&job);
+	return err;
+}
+
+/* --split at each level of -d's list while the disk is full, as run_dump(). */
+static int run_split(struct mdf_context *ctx)
+{
+	const struct mdf_options *opt = &ctx->opt;
+	struct split_part *parts = calloc(opt->nr_dumpfiles, sizeof(*parts));
+	int err;
+
+	if (!parts)
+		return print_error(&mdf_error_enomem);
+	for (unsigned int i = 0;; i++) {
+		bool retry = i + 1 < opt->nr_dump_levels;
+
+		if (opt->nr_dump_levels)
+			ctx->opt.dump_level = opt->dump_levels[i];
+		err = run_split_at_level(ctx, parts, retry);
+		if (err != -ENOSPC || !retry)
+			break;
+		msg_info("Retry to create a dumpfile by dump_level(%d).", opt->dump_levels[i + 1]);
+	}
 	free(parts);
 	return err;
+}
+
+/*
+ * -L with --dump-dmesg: the log, made in memory, goes to @out up to the
+ * limit, as upstream cuts it.  A log cut short is kept so, and the run
+ * fails.
+ */
+static int write_log_within_limit(struct mdf_context *ctx, struct outfile *out, const char *log,
+				  size_t len)
+{
+	uint64_t limit = ctx->opt.size_limit;
+	size_t kept = len > limit ? (size_t)limit : len;
+	int err;
+
+	if (fwrite(log, 1, kept, out->stream) != kept || kept == len)
+		return print_error(outfile_finish(out));
+	err = print_error(outfile_sync(out));
+	if (!err)
+		err = print_error(outfile_close(out));
+	if (err) {
+		outfile_abort(out);
+		return err;
+	}
+	msg_error("%s: the size limit (-L) of %" PRIu64 " bytes is reached: the log is cut there, "
+		  "%zu of its %zu bytes kept", out->path, limit, kept, len);
+	return -ENOSPC;
 }
 
 static int run_dump_dmesg(struct mdf_context *ctx)
 {
 	struct outfile out;
+	char *log = NULL;
+	size_t len = 0;
+	FILE *to = NULL;
 	int err;
 
 	err = open_dump(ctx);
@@ -760,13 +861,19 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
-	err = print_error(printk_dump(ctx->memory, ctx->kernel, ctx->opt.partial_dmesg, out.stream,
-				       out.path));
+	to = ctx->opt.size_limit ? open_memstream(&log, &len) : out.stream;
+	err = to ? print_error(printk_dump(ctx->memory, ctx->kernel, ctx->opt.partial_dmesg, to,
+					   out.path))
+		 : print_error(&mdf_error_enomem);
+	if (to && to != out.stream && fclose(to) && !err)
+		err = print_error(&mdf_error_enomem);
 	if (err) {
 		outfile_abort(&out);
+		free(log);
 		return err;
 	}
-	err = print_error(outfile_finish(&out));
+	err = log ? write_log_within_limit(ctx, &out, log, len) : print_error(outfile_finish(&out));
+	free(log);
 	if (!err) {
 		msg_info("%s", "");
 		msg_info("The dmesg log is saved to %s.", out.path);
@@ -811,7 +918,7 @@ static int run_reassemble_flat(struct mdf_context *ctx)
 	const struct mdf_options *opt = &ctx->opt;
 	int err = print_error(flat_reassemble(STDIN_FILENO, "standard input",
 					      written_path(opt, opt->output),
-					      opt->force || opt->dry_run));
+					      opt->force || opt->dry_run, opt->size_limit));
 
 	if (!err && opt->dry_run) {
 		msg_info("%s", "");
@@ -1007,7 +1114,7 @@ int main(int argc, char **argv)
 
 		failure = reassemble_dumpfiles((const char *const *)ctx.opt.dumpfiles,
 					       ctx.opt.nr_dumpfiles, ctx.opt.output, ctx.opt.force,
-					       &fate);
+					       ctx.opt.size_limit, &fate);
 		err = print_write_failure(failure, &fate);
 		if (!err)
 			report_saved(ctx.opt.output);

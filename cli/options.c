@@ -129,7 +129,8 @@ void options_print_usage(FILE *out)
 		"  -R                 reassemble a flattened dump read from standard input\n"
 		"  -f                 overwrite an existing output file\n"
 		"  -L SIZE            write at most SIZE bytes (K, M, G... suffixes) of each dump\n"
-		"                     file; a dump cut there is kept, marked incomplete\n"
+		"                     file (or dmesg log); a dump cut there is kept, marked\n"
+		"                     incomplete\n"
 		"  -e                 leave out the pages of struct pages that describe only\n"
 		"                     pages left out (kdump-compressed dumps)\n"
 		"  -i VMCOREINFO      read VMCOREINFO from this file instead of the dump\n"
@@ -336,9 +337,11 @@ static int check_mode_options(const struct mdf_options *opt)
 		msg_error("--dry-run cannot be used with %s.", mode_option(opt->mode));
 		return invalid_command_line();
 	}
-	if (opt->size_limit && !writes_dump) {
-		msg_error("-L limits the dump files written from a VMCORE; it cannot be used with %s.",
-			  mode_option(opt->mode));
+	/* Upstream limits the files of these modes too; the listings' it does not. */
+	if (opt->size_limit && !writes_dump && opt->mode != MODE_REASSEMBLE_FLAT &&
+	    opt->mode != MODE_REASSEMBLE_SPLIT && opt->mode != MODE_DUMP_DMESG) {
+		msg_error("-L limits the dump files and the dmesg log written; it cannot be used "
+			  "with %s.", mode_option(opt->mode));
 		return invalid_command_line();
 	}
 	if (opt->partial_dmesg && opt->mode != MODE_DUMP_DMESG) {

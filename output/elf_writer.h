@@ -12,7 +12,8 @@
  *   after them         the input's PT_NOTE segment, byte for byte
  *   right after it     the data of each PT_LOAD, in order
  *
- * The PT_LOADs follow the input's, in the input's order (a kexec dump's
+ * The PT_LOADs follow the input's, in the input's order (elf_vaddrs.h
+ * gives a QEMU dump's its kernel virtual addresses first; a kexec dump's
  * kernel image segment included, though the direct map holds the same
  * pages): each is cut where 256 or more pages in a row are not to be
  * dumped, and ends its p_filesz before pages not dumped at its end; a run

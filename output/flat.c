@@ -34,6 +34,8 @@ struct reassembly {
 	const char *in_name;
 	struct outfile out;
 	bool created;
+	/* Bytes the file may take (-L); 0: no limit. */
+	uint64_t size_limit;
 	/* Bytes of the stream consumed. */
 	uint64_t pos;
 	/* Records copied whole. */
@@ -105,13 +107,16 @@ static struct mdf_error *read_stream(struct reassembly *r, void *buf, size_t len
 	return NULL;
 }
 
+/* Writes @len bytes at @offset, as far as the size limit lets them go. */
 static struct mdf_error *pwrite_full(struct reassembly *r, const void *buf, size_t len,
 				     uint64_t offset)
 {
-	size_t done = 0;
+	size_t done = 0, allowed = len;
 
-	while (done < len) {
-		ssize_t n = pwrite(r->out.fd, (const char *)buf + done, len - done,
+	if (r->size_limit && offset + len > r->size_limit)
+		allowed = offset >= r->size_limit ? 0 : (size_t)(r->size_limit - offset);
+	while (done < allowed) {
+		ssize_t n = pwrite(r->out.fd, (const char *)buf + done, allowed - done,
 				   (off_t)(offset + done));
 
 		if (n < 0 && errno == EINTR)
@@ -125,6 +130,11 @@ static struct mdf_error *pwrite_full(struct reassembly *r, const void *buf, size
 		}
 		done += (size_t)n;
 	}
+	if (allowed < len)
+		return reassembly_error(r, -ENOSPC, "%s: cannot write 0x%zx bytes at offset 0x%"
+					PRIx64 ": the size limit (-L) of %" PRIu64 " bytes is "
+					"reached", r->out.path, len - allowed, offset + allowed,
+					r->size_limit);
 	return NULL;
 }
 
@@ -234,9 +244,10 @@ out:
 	close(fd);
 }
 
-struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force)
+struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force,
+				  uint64_t size_limit)
 {
-	struct reassembly r = { .in_fd = in_fd, .in_name = in_name };
+	struct reassembly r = { .in_fd = in_fd, .in_name = in_name, .size_limit = size_limit };
 	struct mdf_error *err;
 
 	if (!out_path || !strcmp(out_path, "-"))

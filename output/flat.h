@@ -29,10 +29,13 @@
  * makedumpfile -R: reads the flattened stream from @in_fd (a pipe is fine:
  * it is only read forwards; @in_name names it in messages) and writes the
  * dump it holds to @out_path, created with mode 0600, and only over an
- * existing file if @force.  On any error, removes the partial output; the
- * error says how far it got.
+ * existing file if @force, taking up to @size_limit bytes of it (-L; 0:
+ * no limit).  On an error once a record is written (a limit reached
+ * included), the output is kept, marked incomplete; before, it is
+ * removed.  The error says how far it got.
  */
-struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force);
+struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *out_path, bool force,
+				  uint64_t size_limit);
 
 /*
  * Turns positioned writes into a flattened stream on a file descriptor.

@@ -524,7 +524,7 @@ static void abandon(struct reassembly *r)
 }
 
 struct mdf_error *reassemble_dumpfiles(const char *const *paths, unsigned int nr_parts,
-				       const char *out_path, bool force,
+				       const char *out_path, bool force, uint64_t size_limit,
 				       struct dump_file_fate *fate)
 {
 	struct reassembly r = { .nr_parts = nr_parts, .out_path = out_path };
@@ -546,6 +546,7 @@ struct mdf_error *reassemble_dumpfiles(const char *const *paths, unsigned int nr
 	if (err)
 		goto out;
 	err = dump_file_open(&r.file, out_path, force, false);
+	dump_file_limit(&r.file, size_limit);
 	r.file.progress = &r.progress;
 	if (!err)
 		err = write_headers(&r);

@@ -14,7 +14,8 @@
 
 /*
  * Reads the @nr_parts files @parts (any order) and writes @out_path,
- * created 0600, over an existing file only if @force.  The parts must come
+ * created 0600, over an existing file only if @force, taking up to
+ * @size_limit bytes of it (-L; 0: no limit).  The parts must come
  * from one split run and together cover every pfn.  A part marked
  * incomplete (DUMP_DH_COMPRESSED_INCOMPLETE) is taken: its missing pages
  * stay missing and the result is marked incomplete too.  Returns NULL or
@@ -23,7 +24,7 @@
  * says so, to be told after the error.
  */
 struct mdf_error *reassemble_dumpfiles(const char *const *parts, unsigned int nr_parts,
-				       const char *out_path, bool force,
+				       const char *out_path, bool force, uint64_t size_limit,
 				       struct dump_file_fate *fate);
 
 #endif

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char in_path[32];
 	int in_fd = fuzz_memfd(data, size, in_path);
 
-	mdf_error_free(flat_reassemble(in_fd, "fuzz input", out_path, true));
+	mdf_error_free(flat_reassemble(in_fd, "fuzz input", out_path, true, 0));
 	unlink(out_path);
 	close(in_fd);
 	return 0;

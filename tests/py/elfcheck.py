@@ -2,10 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Checks of an ELF dump file our writer made (makedumpfile -E).
 
-elfcheck.py same OURS UPSTREAM [--but-last-load]
-    the two files are equal byte for byte; with --but-last-load, all but
-    the last PT_LOAD's p_filesz, and UPSTREAM is a prefix of OURS (upstream
-    1.7.2 reads its bitmap file past its end for a segment past max_mapnr).
 elfcheck.py pages ELF KDUMP SOURCE LEVEL
     read through python3-libkdumpfile, ELF holds the pages of KDUMP (the
     kdump-compressed file of the same level) with the same bytes, but for
@@ -59,23 +55,6 @@ def present(k, max_pfn):
 
 def read(k, pfn):
     return k.read(kdumpfile.KDUMP_MACHPHYSADDR, pfn * PAGE, PAGE)
-
-
-def cmd_same(args):
-    ours, ref = args[0], args[1]
-    a, b = open(ours, 'rb').read(), open(ref, 'rb').read()
-    if '--but-last-load' not in args:
-        return 0 if a == b else fail('%s and %s differ' % (ours, ref))
-    la, lb = loads(ours), loads(ref)
-    if la[:-1] != lb[:-1] or la[-1][:5] != lb[-1][:5] or la[-1][6:] != lb[-1][6:]:
-        return fail('the PT_LOADs differ before the last one, or in more than its p_filesz')
-    # The last program header's p_filesz (8 bytes) is the only difference in the headers.
-    phoff = struct.unpack_from('<Q', a, 32)[0]
-    last = phoff + 56 * (len(phdrs(ours)[1]) - 1) + 32
-    if a[:last] != b[:last] or a[last + 8:len(b)] != b[last + 8:]:
-        return fail('%s is not %s with more of the last segment' % (ours, ref))
-    print('same but the last PT_LOAD: %d bytes of it here, %d in upstream\'s' % (la[-1][5], lb[-1][5]))
-    return 0
 
 
 def fail(message):
@@ -166,7 +145,7 @@ def cmd_incomplete(args):
 
 
 def main():
-    commands = {'same': cmd_same, 'pages': cmd_pages, 'readby': cmd_readby, 'hole': cmd_hole,
+    commands = {'pages': cmd_pages, 'readby': cmd_readby, 'hole': cmd_hole,
                 'kept': cmd_kept,
                 'incomplete': cmd_incomplete}
     if len(sys.argv) < 3 or sys.argv[1] not in commands:

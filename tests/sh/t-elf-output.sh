@@ -7,8 +7,9 @@
 #  - the same pages and bytes as the kdump-compressed file of the level
 #    (python3-libkdumpfile reads both), zero pages left out, short runs of
 #    excluded pages kept as upstream keeps them; upstream reads it as input;
-#  - the relayouted QEMU dump: upstream's file but for the BIOS ROM segment
-#    past max_mapnr (see elfcheck.py); QEMU's own layout gives the same file;
+#  - the relayouted QEMU dump: upstream's file but for the kernel virtual
+#    addresses (t-elf-vaddrs.sh) and the BIOS ROM segment past max_mapnr
+#    (see elfvaddrs.py); QEMU's own layout gives the same file;
 #  - a pfn an extension keeps stays, zero page or not;
 #  - -E refused for a kdump-compressed input and with -c, as upstream.
 . "$(dirname "$0")/../lib.sh" || exit 2
@@ -80,7 +81,8 @@ else
 		"$MDF" -f -E -d 31 --message-level 0 "$qemu" "$WORK/qemu.elf" &&
 		check elf-qemu-layout-same-file cmp "$WORK/qemu.elf" "$WORK/relayout.elf"
 	if [ -n "$UPSTREAM" ] && "$UPSTREAM" -f -E -d 31 "$relayout" "$WORK/up.elf" >/dev/null 2>&1; then
-		check elf-qemu-upstream-but-rom $CHECK same "$WORK/relayout.elf" "$WORK/up.elf" --but-last-load
+		check elf-qemu-upstream-but-vaddrs-rom $PYTHON "$PROJECT/tests/py/elfvaddrs.py" upstream \
+			"$WORK/relayout.elf" "$WORK/up.elf"
 	else
 		skip elf-qemu-upstream "no upstream makedumpfile, or it failed"
 	fi

@@ -17,7 +17,8 @@
 #    cut short holds the input's pages;
 #  - -d with a list of levels on a full file system: written again at the
 #    next level, as upstream (-d 0,31 on a 40 MiB tmpfs: upstream's -d 31
-#    file); when every level fills the disk, the last is kept incomplete;
+#    file, or --split parts); when every level fills the disk, the last is
+#    kept incomplete;
 #  - a split part that fails is kept incomplete, and --reassemble makes
 #    an incomplete dump of it;
 #  - a pipe without -F, and a reader of -F's stream that goes away.
@@ -96,6 +97,32 @@ if mount -t tmpfs -o size=3m tmpfs "$mnt" 2>/dev/null; then
 		fail write-failures-levels-next "-l -d 0,31 failed: $(tail -n 2 "$WORK/levels.out")"
 	fi
 	rm -f "$mnt/levels.kdump"
+	# --split too: at -d 0 the second part fills the disk, the first (done)
+	# goes with it, and every part is written again at 31: upstream's parts.
+	parts=$(for i in 1 2 3 4 5 6 7 8; do echo "$mnt/part$i"; done)
+	upstream=$(command -v makedumpfile || true)
+	# shellcheck disable=SC2086  # the parts are words
+	if "$MDF" --split --splitblock-size 4096 -l -d 0,31 "$elf" $parts >"$WORK/split-levels.out" 2>&1; then
+		check write-failures-split-levels-retry-message grep -q \
+			"^Retry to create a dumpfile by dump_level(31)\.$" "$WORK/split-levels.out"
+		if [ -z "$upstream" ]; then
+			skip write-failures-split-levels-next "no upstream makedumpfile"
+		else
+			# shellcheck disable=SC2046
+			"$upstream" --split --splitblock-size 4096 -l -d 31 "$elf" \
+				$(for i in 1 2 3 4 5 6 7 8; do echo "$WORK/up-part$i"; done) >/dev/null 2>&1
+			bad=
+			for i in 1 2 3 4 5 6 7 8; do
+				cmp -s "$mnt/part$i" "$WORK/up-part$i" || bad+="$i "
+			done
+			if [ -z "$bad" ]; then pass write-failures-split-levels-next
+			else fail write-failures-split-levels-next "parts not upstream's -d 31 ones: $bad"; fi
+			rm -f "$WORK"/up-part?
+		fi
+	else
+		fail write-failures-split-levels-next "--split -l -d 0,31 failed: $(tail -n 2 "$WORK/split-levels.out")"
+	fi
+	rm -f $parts
 	expect_failure write-failures-levels-all-full "levels.kdump: cannot write .*No space left on device" \
 		"$MDF" -l -d 0,1 "$elf" "$mnt/levels.kdump"
 	mount -o remount,size=128m "$mnt"

@@ -99,7 +99,7 @@ static int reassemble_file(const char *stream, const char *out, bool force)
 
 	if (fd < 0)
 		return -errno;
-	err = said(flat_reassemble(fd, stream, out, force));
+	err = said(flat_reassemble(fd, stream, out, force, 0));
 	close(fd);
 	return err;
 }

@@ -280,7 +280,7 @@ static void test_flattened(void)
 	p.flatten = true;
 	err = err ? err : write_dump(&p, &s, &counts, &rf);
 	fd = open(flat, O_RDONLY);
-	err = err ? err : said(flat_reassemble(fd, flat, back, false));
+	err = err ? err : said(flat_reassemble(fd, flat, back, false, 0));
 	check(!err && same_files(plain, back) && rf.bytes_written > r.bytes_written,
 	      "flattened: reassembles into the plain file; its framing is counted (%llu > %llu)",
 	      (unsigned long long)rf.bytes_written, (unsigned long long)r.bytes_written);
