@@ -128,7 +128,8 @@ def main():
     mib = lambda k: k / 1024
     whole = statistics.median(gnu)
     target = ' (target: %g MiB or less)' % a.target if a.target else ''
-    print('  %-46s %7.1f MiB%s' % ('GNU time max RSS (the largest process)', mib(whole), target))
+    print('  %-46s %7.1f MiB%s' % ('GNU time max RSS (%M)', mib(whole), target))
+    print('    (%M: the largest of makedumpfile and the children it waited for, not their sum)')
     for role, values in peaks.items():
         seen = '' if len(values) == a.runs else ' (seen in %d of %d runs)' % (len(values), a.runs)
         print('    %-44s %7.1f MiB peak (VmHWM)%s' % (role, mib(statistics.median(values)), seen))
