@@ -3,7 +3,7 @@
 """Run our makedumpfile and upstream's side by side on the same dumps.
 
 bench.py --ours BIN [--upstream NAME=BIN]... [--runs N] [--workdir DIR]
-         [--pin CPU] [--title TEXT] [--results FILE --table NAME] [--caveat NAME@DUMP=TEXT]...
+         [--pin CPU] [--results FILE --table NAME] [--caveat NAME@DUMP=TEXT]...
          --dump NAME=PATH... --job LABEL=ARGS... [--job LABEL@PROGRAM=ARGS...]
 
 For every dump and job, runs the programs in rounds, N rounds, one run of
@@ -22,11 +22,11 @@ the page cache.
 (PROGRAM: ours or an upstream's NAME) gives one program its own
 arguments, and a job given that way runs only on the programs it names.
 A job whose ARGS name an option an upstream lacks (-p, -z on Debian)
-runs without it.  --pin CPU runs every program under taskset -c CPU.
---caveat NAME@DUMP=TEXT marks that upstream's ratios on that dump with a
-footnote.  Each run is measured by /usr/bin/time; --results FILE appends
-one JSON line per dump, job and program, with the medians and the table's
-NAME, for summary.py and scaling.py.
+runs without that upstream.  --pin CPU runs every program under taskset
+-c CPU.  --caveat NAME@DUMP=TEXT marks that upstream's ratios on that dump
+with a footnote.  --results FILE appends one JSON line per dump, job and
+program, with the medians and the table's NAME, for summary.py and
+scaling.py.
 """
 import argparse
 import json
@@ -36,29 +36,41 @@ import shlex
 import statistics
 import subprocess
 import sys
+import time
 
 
 def run_once(argv, out_path):
     """Wall, user+sys seconds, max RSS (KiB), output size and the report's
-    original and remaining pages of one run, measured by /usr/bin/time: a
-    Python child would report the interpreter's RSS from before exec as
-    its maximum.  GNU time's user+sys and max RSS take in the children the
-    program waited for (the extensions' processes); max RSS is the largest
-    of the processes, not their sum."""
+    original and remaining pages of one run.  The run goes through
+    /usr/bin/time for its max RSS (%M): a Python child would report the
+    interpreter's RSS from before exec as its maximum.  Wall and CPU
+    times are taken here, to the microsecond (time's %e, %U and %S are
+    to the hundredth, too coarse for runs of 0.2 s): CPU from wait4(),
+    which takes in the processes time waited for, the program and the
+    children it waited for (the extensions' processes).  Max RSS, by the
+    same rule, is the largest of those processes, not their sum."""
     stats = out_path + '.time'
-    proc = subprocess.run(['/usr/bin/time', '-f', '%e %U %S %M', '-o', stats] + argv,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with open(out_path + '.stdout', 'w+b') as report, open(out_path + '.stderr', 'w+b') as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(['/usr/bin/time', '-f', '%M', '-o', stats] + argv, stdout=report, stderr=errors)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        report.seek(0)
+        errors.seek(0)
+        text, err = report.read().decode(errors='replace'), errors.read().decode(errors='replace')
+    os.unlink(out_path + '.stdout')
+    os.unlink(out_path + '.stderr')
     if proc.returncode != 0:
-        raise RuntimeError('%s failed: %s' % (' '.join(argv), proc.stderr.decode(errors='replace')[-500:]))
-    wall, user, system, rss = open(stats).read().split()[-4:]
+        raise RuntimeError('%s failed: %s' % (' '.join(argv), err[-500:]))
+    rss = int(open(stats).read().split()[-1])
     os.unlink(stats)
     size = os.path.getsize(out_path) if os.path.exists(out_path) else 0
     if os.path.exists(out_path):
         os.unlink(out_path)
-    report = proc.stdout.decode(errors='replace')
     pages = [int(m.group(1), 16) if m else 0 for m in
-             (re.search(label + r'\s*:\s*0x([0-9a-f]+)', report) for label in ('Original pages', 'Remaining pages'))]
-    return float(wall), float(user) + float(system), int(rss), size, pages[0], pages[1]
+             (re.search(label + r'\s*:\s*0x([0-9a-f]+)', text) for label in ('Original pages', 'Remaining pages'))]
+    return wall, usage.ru_utime + usage.ru_stime, rss, size, pages[0], pages[1]
 
 
 def supports(binary, args):
@@ -100,7 +112,6 @@ def main():
     ap.add_argument('--runs', type=int, default=7)
     ap.add_argument('--workdir', default='/tmp')
     ap.add_argument('--pin', metavar='CPU')
-    ap.add_argument('--title', default='')
     ap.add_argument('--results')
     ap.add_argument('--table', default='')
     ap.add_argument('--caveat', action='append', default=[], metavar='NAME@DUMP=TEXT')
@@ -124,7 +135,7 @@ def main():
     warm = set()
 
     for label, per_program in jobs:
-        print('\n%s%s%s' % (label, ', pinned to CPU %s' % a.pin if a.pin else '', a.title))
+        print('\n%s%s' % (label, ', pinned to CPU %s' % a.pin if a.pin else ''))
         print('%-18s %-6s %7s %7s %7s %8s | %s' % ('dump', '', 'wall s', 'cpu s', 'rss MiB', 'size MB',
                                                   'ours/it: wall   cpu   rss'))
         for dump in a.dump:
