@@ -13,5 +13,5 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential clang libclang-rt-14-dev pkg-config ca-certificates python3 \
 	libelf-dev libdw-dev libbpf-dev zlib1g-dev libdeflate-dev libbz2-dev liblzo2-dev libsnappy-dev libzstd-dev \
-	zstd makedumpfile python3-libkdumpfile man-db valgrind \
+	zstd makedumpfile python3-libkdumpfile man-db valgrind strace \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user file

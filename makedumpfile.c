@@ -10,6 +10,7 @@
  * each.  It decides the exit status and cleans up.
  */
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -481,6 +482,8 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 		err = run_extensions(ctx, job->scan, &job->decisions, &job->erase, &job->extensions);
 	if (err)
 		return err;
+	/* Types are done with: the pages are written without them, in the memory they held. */
+	kernel_release_btf(ctx->kernel);
 	erase_set_sort(&job->erase);
 	job->source_ctx.scan = job->scan;
 	job->source_ctx.input = ctx->input;
@@ -516,14 +519,27 @@ static void end_job(struct dump_job *job)
 }
 
 /*
- * Threads compressing pages: --num-threads, or one per online CPU (none on
+ * The CPUs this process may run on: taskset, cpusets and nr_cpus= all
+ * narrow it, and threads beyond it would only take turns.
+ */
+static long usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		return CPU_COUNT(&set);
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/*
+ * Threads compressing pages: --num-threads, or one per usable CPU (none on
  * one CPU: the main thread reads and writes, and would only wait), at
  * most one per 16 MiB of available memory (a thread keeps ~4 MiB of
  * batches in flight).
  */
 static unsigned int compression_threads(const struct mdf_options *opt)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = usable_cpus();
 	uint64_t available = mem_available_kib();
 	unsigned int threads;
 
@@ -532,6 +548,7 @@ static unsigned int compression_threads(const struct mdf_options *opt)
 	threads = cpus > 1 ? (unsigned int)(cpus > 64 ? 64 : cpus) : 0;
 	if (available && threads > available / (16 << 10))
 		threads = (unsigned int)(available / (16 << 10));
+	msg_debug("compressing on %u threads besides the main one (%ld usable CPUs)", threads, cpus);
 	return threads;
 }
 

@@ -775,10 +775,7 @@ struct resolver {
 	struct btf_info *btf;     /* NULL when the dump has no usable BTF */
 	/* What ended the resolving: no memory, too much to erase. */
 	struct mdf_error *fatal;
-	/* Every symbol's address, sorted, once next_symbol() needs them. */
-	uint64_t *addrs;
-	size_t nr_addrs, cap_addrs;
-	bool addrs_tried;
+	bool modules_tried;
 	struct erase_set *set;
 	struct walk_ctx walk;
 	uint64_t percpu_start, percpu_end;
@@ -831,10 +828,14 @@ static int read_pointer(struct resolver *r, uint64_t addr, const char *what, uin
 	return mdf_error_drop(err);
 }
 
-/* A type by name, in the section's module first, then vmlinux and the other modules. */
+/*
+ * A type by name: a module's section looks in its module first, then in
+ * vmlinux and the other modules; vmlinux's section in vmlinux alone, as
+ * upstream's does, which spares reading every module's types.
+ */
 static int lookup(struct resolver *r, const char *name, struct btf_info_result *res)
 {
-	struct mdf_error *err = btf_info_lookup(r->btf, r->module, name, res);
+	struct mdf_error *err = btf_info_lookup(r->btf, r->module ? r->module : "vmlinux", name, res);
 
 	if (err && err->code == -ENOENT && r->module) {
 		mdf_error_free(err);
@@ -858,62 +859,60 @@ static int lookup_type(struct resolver *r, const char *name, struct ctype *t)
 	return 0;
 }
 
-static struct mdf_error *add_module_address(void *ctx, const struct ksym *sym)
-{
-	struct resolver *r = ctx;
-
-	if (vec_reserve(r->addrs, &r->cap_addrs, r->nr_addrs, 1))
-		return &mdf_error_enomem;
-	r->addrs[r->nr_addrs++] = sym->addr;
-	return NULL;
-}
-
-static int compare_addrs(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Every symbol's address, the kernel's and the modules', sorted; false without memory. */
-static bool sorted_addresses(struct resolver *r)
+/*
+ * The kernel's table is sorted by address (the kernel's own lookups
+ * search it in halves), so the symbol after @addr is found in place.  A
+ * table garbled out of order gives a wrong room, never a wrong read: the
+ * room only guesses a type.
+ */
+static uint64_t next_kernel_symbol(struct resolver *r, uint64_t addr)
 {
 	struct kallsyms *ks;
+	uint64_t found = 0;
+	size_t lo = 0, hi;
 
-	if (r->addrs_tried)
-		return r->addrs != NULL;
-	r->addrs_tried = true;
-	if (mdf_error_drop(kernel_kallsyms(r->kernel, &ks)) ||
-	    vec_reserve(r->addrs, &r->cap_addrs, 0, kallsyms_count(ks)))
-		return false;
-	r->nr_addrs = kallsyms_count(ks);
-	if (mdf_error_drop(kallsyms_addresses(ks, r->addrs)) ||
-	    (r->modules && mdf_error_drop(modules_for_each_symbol(r->modules, add_module_address, r)))) {
-		free(r->addrs);
-		r->addrs = NULL;
-		r->nr_addrs = 0;
-		return false;
+	if (mdf_error_drop(kernel_kallsyms(r->kernel, &ks)))
+		return 0;
+	for (hi = kallsyms_count(ks); lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t at;
+
+		if (mdf_error_drop(kallsyms_address(ks, mid, &at)))
+			return 0;
+		if (at <= addr) {
+			lo = mid + 1;
+		} else {
+			found = at;
+			hi = mid;
+		}
 	}
-	vec_sort(r->addrs, r->nr_addrs, compare_addrs);
-	return true;
+	return found;
+}
+
+struct next_module_symbol {
+	const char *module;
+	uint64_t addr;
+	uint64_t found;
+};
+
+static struct mdf_error *closer_module_symbol(void *ctx, const struct ksym *sym)
+{
+	struct next_module_symbol *n = ctx;
+
+	if (sym->addr > n->addr && (!n->found || sym->addr < n->found) && !strcmp(sym->module, n->module))
+		n->found = sym->addr;
+	return NULL;
 }
 
 /* Where the next symbol after @addr starts, or 0: how far a variable at @addr may reach. */
 static uint64_t next_symbol(struct resolver *r, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	struct next_module_symbol n = { r->module, addr, 0 };
 
-	if (!sorted_addresses(r))
-		return 0;
-	for (hi = r->nr_addrs; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->addrs[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->nr_addrs ? r->addrs[lo] : 0;
+	if (!r->module || !r->modules || mdf_error_drop(modules_for_each_symbol(r->modules, closer_module_symbol, &n)) ||
+	    !n.found)
+		return next_kernel_symbol(r, addr);
+	return n.found;
 }
 
 /*
@@ -1483,8 +1482,7 @@ struct mdf_error *erase_config_resolve(const struct erase_config *cfg, struct me
 	struct mdf_error *error;
 	int err = 0;
 
-	/* Module symbols when there are any: the kernel's alone otherwise. */
-	if (mdf_error_drop(kernel_modules(kernel, &r.modules)) && (error = kernel_symbols_ready(kernel)))
+	if ((error = kernel_symbols_ready(kernel)))
 		return mdf_error_wrap(error, "%s: the dump's kallsyms are needed to resolve the filter config",
 				      cfg->path);
 	if (mdf_error_drop(kernel_btf(kernel, &r.btf))) {
@@ -1503,6 +1501,12 @@ struct mdf_error *erase_config_resolve(const struct erase_config *cfg, struct me
 		r.module = s->module;
 		r.line = s->line;
 		r.quiet = false;
+		/* Module symbols are read for the first module section, not for vmlinux's. */
+		if (s->module && !r.modules_tried) {
+			r.modules_tried = true;
+			if (mdf_error_drop(kernel_modules(kernel, &r.modules)))
+				r.modules = NULL;
+		}
 		if (s->module && (!r.modules || !modules_loaded(r.modules, s->module))) {
 			if (skipped_section != s->section)
 				msg_info("%s:%u: no module %s in the dump: its section is skipped", cfg->path,
@@ -1527,7 +1531,6 @@ struct mdf_error *erase_config_resolve(const struct erase_config *cfg, struct me
 	for (size_t i = 0; i < r.nr_guesses; i++)
 		free(r.guesses[i].key);
 	free(r.guesses);
-	free(r.addrs);
 	if (r.fatal || !err)
 		return r.fatal;
 	if (err == -ENOMEM)

@@ -76,6 +76,8 @@ struct dump_file {
 	struct progress *progress;
 	/* Bytes the file may take (-L); 0: no limit.  dump_file_limit() sets it. */
 	uint64_t limit;
+	/* @written when writeback of the file was last started. */
+	uint64_t writeback_started_at;
 	struct dump_file_fate fate;
 };
 

@@ -7,6 +7,7 @@
 #    4 again: one md5; every page of the file reads, through
 #    python3-libkdumpfile, as the input ELF's page;
 #  - -l, -p and -z of one dump with 0 and 4 threads: one md5 each;
+#  - pinned to one CPU, no compression thread is started;
 #  - under valgrind (when it is installed; not for a sanitizer build), -c
 #    and -z of one dump on 2 threads: no error.
 . "$(dirname "$0")/../lib.sh" || exit 2
@@ -54,6 +55,25 @@ for codec in lzo:-l snappy:-p zstd:-z; do
 	same_file "compress-7.2-qemu-${codec%:*}" "$dump" "${codec#*:}" -d 31 -- 0 4
 	rm -f "$WORK/compress-7.2-qemu-${codec%:*}".*
 done
+
+# Pinned to one CPU (taskset, as nr_cpus=1 in a kdump kernel), no
+# compression thread is started: they would only take turns with the main
+# one.  strace counts the threads the process makes.
+if ! command -v strace >/dev/null; then
+	skip compress-one-cpu-inline "strace is not installed"
+else
+	taskset -c 0 strace -f -qq -e trace=clone,clone3 -o "$WORK/one-cpu.strace" \
+		"$MDF" -f -l -d 31 --no-extensions "$dump" "$WORK/one-cpu.kdump" >"$WORK/one-cpu.log" 2>&1
+	clones=$(grep -c 'clone' "$WORK/one-cpu.strace")
+	if [ ! -s "$WORK/one-cpu.kdump" ]; then
+		fail compress-one-cpu-inline "the pinned run failed: $(tail -n 2 "$WORK/one-cpu.log")"
+	elif [ "$clones" -ne 0 ]; then
+		fail compress-one-cpu-inline "$clones threads or processes started on one CPU"
+	else
+		pass compress-one-cpu-inline
+	fi
+	rm -f "$WORK/one-cpu".*
+fi
 
 if [ -n "$MDF_SANITIZE" ]; then
 	skip compress-valgrind "a sanitizer build does not run under valgrind"

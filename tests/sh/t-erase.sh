@@ -184,6 +184,27 @@ for guest in 6.1-qemu 6.1-kdump 7.2-qemu; do
 	rm -f "$WORK"/*.kdump
 done
 
+# A [vmlinux] section looks in vmlinux's types and symbols alone, as
+# upstream's does: the 7.2 dump's 23 modules with BTF are not read, and
+# labprobe's comm is still erased.
+if dump=$(fixture 7.2-qemu.elf); then
+	printf '[vmlinux]\nfor t in init_task.tasks within task_struct:tasks\n\terase t.comm\nendfor\n' \
+		>"$WORK/tasks.conf"
+	"$MDF" -f -l -d 31 --no-extensions --config "$WORK/tasks.conf" --message-level 31 "$dump" \
+		"$WORK/tasks.kdump" >"$WORK/tasks.out" 2>&1
+	comm_off=$("$MDF" --dump-type task_struct.comm "$dump" | sed -n 's/.* offset=\([0-9]*\) .*/\1/p')
+	labprobe=$("$WR" "$dump" tasks | awk '$3 == "labprobe" { print $5; exit }')
+	if grep -v '^BTF of vmlinux' "$WORK/tasks.out" | grep -q '^BTF of \|module kallsyms' || [ -z "$labprobe" ] ||
+		[ "$("$DR" "$WORK/tasks.kdump" virt $((labprobe + comm_off)) 16)" != XXXXXXXXXXXXXXXX ]; then
+		fail erase-vmlinux-section-alone "labprobe at '$labprobe'; $(grep -m 3 '^BTF of [^v]\|module kallsyms\|erase' "$WORK/tasks.out")"
+	else
+		pass erase-vmlinux-section-alone
+	fi
+	rm -f "$WORK/tasks.kdump"
+else
+	skip erase-vmlinux-section-alone "no $VMCORES/7.2-qemu"
+fi
+
 # ---- The erase API: what it refuses, and what an extension's erasures look like. ----
 dump=$(fixture 6.1-kdump.elf) || { skip erase-api "no $VMCORES/6.1-kdump"; exit 0; }
 api=$(extension_dir api "$TOOLS/extensions" erase_api)
