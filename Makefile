@@ -11,7 +11,7 @@
 # make fuzz-quick the same without fuzzing: the regressions and the seeds, once each
 # make layering  check that #includes run down the layers (part of make check)
 # make bench      benchmarks against upstream makedumpfile (RUNS=7 rounds; BENCH_64G=1 adds a
-#                 generated 64 GiB dump, about 1.2 GB of disk)
+#                 generated 64 GiB dump, about 1.1 GB of disk)
 # make extensions build extensions/*.c and eppic_scripts/*.c
 # make install    DESTDIR, PREFIX, EXTENSIONDIR, EPPICDIR, MANDIR as usual
 

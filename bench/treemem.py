@@ -18,7 +18,7 @@ Runs ARGS (a whole command line, with FILE as output) N times under
 VmHWM is a high-water mark, so a poll that comes late loses nothing but
 what the process touched in its last millisecond; a child that lives
 less than a millisecond may be missed.  Children are the processes
-whose parent is in the tree, found among the pids above the root's.
+whose parent is in the tree.
 With --name-by DIR, a child is named by the shared objects of DIR it maps
 and its parent does not (an extension's process, by its extension).
 """
@@ -65,24 +65,34 @@ def run_once(argv, out, name_by):
     order = []
     maps = {}                  # pid -> names of the files of name_by it maps
     largest_sum = 0
+    others = set()             # pids of processes outside the tree
     while timer.poll() is None:
-        pids = sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) > timer.pid)
-        total = 0
-        for pid in pids:
+        found = {}
+        for pid in (int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) not in others):
             st = status(pid)
-            if not st or not st.get('VmHWM'):
-                continue
-            parent = int(st['PPid'])
-            if pid not in tree:
+            if st and st.get('VmHWM'):
+                found[pid] = st
+        # Parents first, whatever their pids (they wrap around).
+        newcomers = [pid for pid in found if pid not in tree]
+        while newcomers:
+            joined = [pid for pid in newcomers
+                      if int(found[pid]['PPid']) == timer.pid or int(found[pid]['PPid']) in tree]
+            for pid in joined:
+                parent = int(found[pid]['PPid'])
                 if parent == timer.pid:
                     role = 'makedumpfile'
-                elif parent in tree:
+                else:
                     siblings = sum(1 for p in order if tree[p][2] == parent)
                     role = '%s, child %d' % (tree[parent][0], siblings + 1)
-                else:
-                    continue
                 tree[pid] = (role, 0, parent)
                 order.append(pid)
+            newcomers = [pid for pid in newcomers if pid not in tree]
+            if not joined:
+                others.update(newcomers)
+                break
+        total = 0
+        for pid in (pid for pid in found if pid in tree):
+            st = found[pid]
             role, peak, parent = tree[pid]
             tree[pid] = (role, max(peak, kib(st['VmHWM'])), parent)
             total += kib(st.get('VmRSS'))
@@ -104,7 +114,11 @@ def run_once(argv, out, name_by):
     for pid in order:
         role, peak, parent = tree[pid]
         own = sorted(maps.get(pid, set()) - maps.get(parent, set()))
-        roles.append(('%s\'s child, %s' % (tree[parent][0], ', '.join(own)) if own else role, peak))
+        if own:
+            role = '%s\'s child, %s' % (tree[parent][0], ', '.join(own))
+        elif name_by and parent in tree:
+            role = '%s\'s child, seen only before it loaded one' % tree[parent][0]
+        roles.append((role, peak))
     return gnu, roles, largest_sum
 
 
