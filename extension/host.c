@@ -52,18 +52,6 @@
 /* message_header.flags */
 #define MESSAGE_HAS_CALLBACK 0x1u
 
-struct message_header {
-	uint32_t magic;
-	int32_t status;
-	uint32_t flags;
-	uint32_t text_len;
-	uint32_t nr_ranges;
-	uint32_t nr_entries;
-	uint32_t entries_len;
-	uint32_t nr_samples;
-	uint32_t nr_pieces;
-};
-
 /* Which set of struct page_decisions a range is for. */
 enum range_kind {
 	RANGE_DISCARD,
@@ -73,13 +61,26 @@ enum range_kind {
 	NR_RANGE_KINDS,
 };
 
-struct message_range {
-	uint64_t start;
-	uint64_t count;
-	uint64_t kind;
+struct message_header {
+	uint32_t magic;
+	int32_t status;
+	uint32_t flags;
+	uint32_t text_len;
+	uint32_t nr_ranges[NR_RANGE_KINDS];
+	uint32_t nr_entries;
+	uint32_t entries_len;
+	uint32_t nr_samples;
+	uint32_t nr_pieces;
 };
 
 /*
+ * After the header and the text: the ranges of each kind, in enum order,
+ * as the child's merged struct pfn_ranges hold them ({start, end}, sorted
+ * and disjoint).  The parent reads them straight into the end of its own
+ * sets, where they count only once they are checked: a range costs no copy
+ * on either side, which matters to an extension that sends a hundred
+ * thousand.
+ *
  * After the ranges: the WHATs (entries_len bytes, each NUL-terminated),
  * the byte each WHAT's data is overwritten with (nr_entries bytes), the
  * entry of each sample (a uint32_t each), then the pieces.
@@ -98,9 +99,8 @@ struct candidate {
 	struct mdf_error *refusal;
 };
 
-/* A child's message past its header and text, as the parent receives it. */
+/* A child's message past its header, text and ranges, as the parent receives it. */
 struct message_body {
-	struct message_range *ranges;
 	char *entries;
 	unsigned char *fills;
 	uint32_t *samples;
@@ -300,34 +300,16 @@ static struct pfn_ranges *decision_set(struct page_decisions *d, enum range_kind
 	return &d->discard;
 }
 
-static size_t decisions_count(struct page_decisions *d)
-{
-	size_t count = 0;
-
-	for (int kind = 0; kind < NR_RANGE_KINDS; kind++)
-		count += decision_set(d, kind)->count;
-	return count;
-}
-
-/* All ranges in one buffer: a write per range would cost a system call each. */
+/* Each kind's ranges straight from its set: the child merged them. */
 static int send_ranges(int fd, struct page_decisions *d)
 {
-	size_t count = decisions_count(d), n = 0;
-	struct message_range *buf = malloc(count * sizeof(*buf) + 1);
-	int err;
-
-	if (!buf)
-		return -1;
 	for (int kind = 0; kind < NR_RANGE_KINDS; kind++) {
 		const struct pfn_ranges *set = decision_set(d, kind);
 
-		for (size_t i = 0; i < set->count; i++, n++)
-			buf[n] = (struct message_range){ set->ranges[i].start,
-							 set->ranges[i].end - set->ranges[i].start, (uint64_t)kind };
+		if (write_all(fd, set->ranges, set->count * sizeof(*set->ranges)))
+			return -1;
 	}
-	err = write_all(fd, buf, count * sizeof(*buf));
-	free(buf);
-	return err;
+	return 0;
 }
 
 /* The erase requests: the WHATs and their fill bytes, then each sample's entry, then the pieces. */
@@ -433,7 +415,8 @@ static void run_child(int fd, const char *path, const char *load_path, const cha
 	extension_runtime_results(&decisions, &erase);
 	page_decisions_merge(decisions);
 	h.text_len = (uint32_t)strlen(text);
-	h.nr_ranges = (uint32_t)decisions_count(decisions);
+	for (int kind = 0; kind < NR_RANGE_KINDS; kind++)
+		h.nr_ranges[kind] = (uint32_t)decision_set(decisions, kind)->count;
 	h.nr_entries = (uint32_t)erase->nr_entries;
 	for (size_t i = 0; i < erase->nr_entries; i++)
 		h.entries_len += (uint32_t)strlen(erase->entries[i].text) + 1;
@@ -460,16 +443,24 @@ static struct mdf_error *describe_end(struct ext_child *c, int code, unsigned in
 	return mdf_error(-ECHILD, "exited with status %d before reporting its ranges", WEXITSTATUS(status));
 }
 
+static uint64_t header_ranges(const struct message_header *h)
+{
+	uint64_t ranges = 0;
+
+	for (int kind = 0; kind < NR_RANGE_KINDS; kind++)
+		ranges += h->nr_ranges[kind];
+	return ranges;
+}
+
 static bool header_sane(const struct message_header *h)
 {
-	return h->magic == MESSAGE_MAGIC && h->text_len <= MAX_TEXT && h->nr_ranges <= MAX_RANGES &&
+	return h->magic == MESSAGE_MAGIC && h->text_len <= MAX_TEXT && header_ranges(h) <= MAX_RANGES &&
 	       h->nr_entries <= EXTENSION_MAX_ERASE_WHATS && h->entries_len <= MAX_ENTRIES_LEN &&
 	       h->nr_samples <= ERASE_MAX_PIECES && h->nr_pieces <= ERASE_MAX_PIECES;
 }
 
 static void free_body(struct message_body *b)
 {
-	free(b->ranges);
 	free(b->entries);
 	free(b->fills);
 	free(b->samples);
@@ -479,21 +470,17 @@ static void free_body(struct message_body *b)
 /* The parts after the text: -ENOMEM, or ext_child_read()'s error. */
 static int read_body(struct ext_child *c, const struct message_header *h, struct message_body *b)
 {
-	size_t ranges = (size_t)h->nr_ranges * sizeof(*b->ranges);
 	size_t samples = (size_t)h->nr_samples * sizeof(*b->samples);
 	size_t pieces = (size_t)h->nr_pieces * sizeof(*b->pieces);
 	int err;
 
-	b->ranges = malloc(ranges + 1);
 	b->entries = malloc((size_t)h->entries_len + 1);
 	b->fills = malloc((size_t)h->nr_entries + 1);
 	b->samples = malloc(samples + 1);
 	b->pieces = malloc(pieces + 1);
-	if (!b->ranges || !b->entries || !b->fills || !b->samples || !b->pieces)
+	if (!b->entries || !b->fills || !b->samples || !b->pieces)
 		return -ENOMEM;
-	err = ext_child_read(c, b->ranges, ranges);
-	if (!err)
-		err = ext_child_read(c, b->entries, h->entries_len);
+	err = ext_child_read(c, b->entries, h->entries_len);
 	if (!err)
 		err = ext_child_read(c, b->fills, h->nr_entries);
 	if (!err)
@@ -510,16 +497,6 @@ static struct mdf_error *check_body(const struct message_header *h, const struct
 	uint32_t names = 0;
 	bool empty = false;
 
-	for (uint32_t i = 0; i < h->nr_ranges; i++) {
-		const struct message_range *r = &b->ranges[i];
-
-		if (r->kind >= NR_RANGE_KINDS)
-			return mdf_error(-EBADMSG, "sent a malformed report (range kind %" PRIu64 ")", r->kind);
-		if (r->start >= env->max_pfn || r->count > env->max_pfn - r->start)
-			return mdf_error(-ERANGE, "registered pfns 0x%" PRIx64 "-0x%" PRIx64
-					 " beyond the dump's last pfn 0x%" PRIx64, r->start,
-					 r->start + r->count - 1, env->max_pfn - 1);
-	}
 	/* The WHATs: nr_entries non-empty strings, each NUL-terminated. */
 	for (uint32_t i = 0; i < h->entries_len; i++) {
 		if (b->entries[i])
@@ -593,16 +570,115 @@ out:
 	return err;
 }
 
-/* What one extension leaves out, for the warnings of decision_checks.h. */
-static int check_dropped(struct decision_checks *checks, const char *name, const struct message_header *h,
-			 const struct message_body *b)
-{
-	struct pfn_ranges dropped = { 0 };
-	int err = 0;
+/*
+ * One extension's ranges, read into the spare room past the end of each
+ * set of the run's decisions: they count only once take_ranges() has
+ * them, so a message that fails leaves the sets as they were.
+ */
+struct incoming_ranges {
+	struct page_decisions *decisions;
+	size_t at[NR_RANGE_KINDS];       /* each set's count before them */
+	size_t count[NR_RANGE_KINDS];
+	bool in_order[NR_RANGE_KINDS];   /* sorted and disjoint, as the child merged them */
+};
 
-	for (uint32_t i = 0; i < h->nr_ranges && !err; i++)
-		if (b->ranges[i].kind == RANGE_DISCARD || b->ranges[i].kind == RANGE_EXCLUDE)
-			err = pfn_ranges_add(&dropped, b->ranges[i].start, b->ranges[i].count);
+/* NULL when the set never had room: nothing came. */
+static const struct pfn_range *incoming(const struct incoming_ranges *in, int kind)
+{
+	const struct pfn_ranges *set = decision_set(in->decisions, kind);
+
+	return set->ranges ? set->ranges + in->at[kind] : NULL;
+}
+
+/* -ENOMEM, or ext_child_read()'s error. */
+static int read_ranges(struct ext_child *c, const struct message_header *h, struct incoming_ranges *in)
+{
+	for (int kind = 0; kind < NR_RANGE_KINDS; kind++) {
+		struct pfn_ranges *set = decision_set(in->decisions, kind);
+		int err;
+
+		in->at[kind] = set->count;
+		in->count[kind] = h->nr_ranges[kind];
+		if (!in->count[kind])
+			continue;
+		if (pfn_ranges_reserve(set, in->count[kind]))
+			return -ENOMEM;
+		err = ext_child_read(c, set->ranges + set->count, in->count[kind] * sizeof(*set->ranges));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* What makes the ranges unusable: an empty one, or one past the dump's last pfn. */
+static struct mdf_error *check_ranges(struct incoming_ranges *in, uint64_t max_pfn)
+{
+	for (int kind = 0; kind < NR_RANGE_KINDS; kind++) {
+		const struct pfn_range *r = incoming(in, kind);
+
+		in->in_order[kind] = true;
+		for (size_t i = 0; i < in->count[kind]; i++) {
+			if (r[i].start >= r[i].end)
+				return mdf_error(-EBADMSG, "sent a malformed report (an empty range at pfn 0x%"
+						 PRIx64 ")", r[i].start);
+			if (r[i].end > max_pfn)
+				return mdf_error(-ERANGE, "registered pfns 0x%" PRIx64 "-0x%" PRIx64
+						 " beyond the dump's last pfn 0x%" PRIx64, r[i].start,
+						 r[i].end - 1, max_pfn - 1);
+			if (i && r[i].start <= r[i - 1].end)
+				in->in_order[kind] = false;
+		}
+	}
+	return NULL;
+}
+
+static void take_ranges(struct incoming_ranges *in, struct extension_outcome *out)
+{
+	uint64_t *pages[NR_RANGE_KINDS] = { [RANGE_DISCARD] = &out->discard_pages, [RANGE_KEEP] = &out->keep_pages,
+					    [RANGE_INCLUDE] = &out->include_pages,
+					    [RANGE_EXCLUDE] = &out->exclude_pages };
+
+	for (int kind = 0; kind < NR_RANGE_KINDS; kind++) {
+		struct pfn_ranges *set = decision_set(in->decisions, kind);
+
+		for (size_t i = 0; i < in->count[kind]; i++)
+			*pages[kind] += set->ranges[in->at[kind] + i].end - set->ranges[in->at[kind] + i].start;
+		set->count += in->count[kind];
+		if (in->count[kind])
+			set->merged = false;
+	}
+}
+
+/*
+ * What one extension leaves out, for the warnings of decision_checks.h:
+ * its discarded or its excluded ranges where the child merged them and
+ * there are only those, else both merged into a set of their own.
+ */
+static int check_dropped(struct decision_checks *checks, const char *name, const struct incoming_ranges *in)
+{
+	static const int dropping[] = { RANGE_DISCARD, RANGE_EXCLUDE };
+	struct pfn_ranges dropped = { 0 };
+	int err;
+
+	for (size_t i = 0; i < 2; i++) {
+		int kind = dropping[i], other = dropping[1 - i];
+
+		if (in->count[kind] && !in->count[other] && in->in_order[kind]) {
+			struct pfn_ranges view = { (struct pfn_range *)incoming(in, kind), in->count[kind],
+						   in->count[kind], true };
+
+			decision_checks_warn(checks, name, &view);
+			return 0;
+		}
+	}
+	err = pfn_ranges_reserve(&dropped, in->count[RANGE_DISCARD] + in->count[RANGE_EXCLUDE]);
+	for (size_t i = 0; i < 2 && !err; i++) {
+		if (!in->count[dropping[i]])
+			continue;
+		memcpy(dropped.ranges + dropped.count, incoming(in, dropping[i]),
+		       in->count[dropping[i]] * sizeof(*dropped.ranges));
+		dropped.count += in->count[dropping[i]];
+	}
 	if (!err) {
 		pfn_ranges_merge(&dropped);
 		decision_checks_warn(checks, name, &dropped);
@@ -623,6 +699,7 @@ static struct mdf_error *collect(struct ext_child *c, const struct extension_opt
 {
 	struct message_header h;
 	struct message_body body = { 0 };
+	struct incoming_ranges ranges = { .decisions = decisions };
 	struct mdf_error *problem = NULL, *err = NULL;
 	struct rusage usage;
 	int code;
@@ -630,7 +707,7 @@ static struct mdf_error *collect(struct ext_child *c, const struct extension_opt
 	code = ext_child_read(c, &h, sizeof(h));
 	if (!code && !header_sane(&h)) {
 		ext_child_end(c, true, NULL);
-		problem = mdf_error(-EBADMSG, "sent a malformed report (%u ranges)", h.nr_ranges);
+		problem = mdf_error(-EBADMSG, "sent a malformed report (%" PRIu64 " ranges)", header_ranges(&h));
 		goto failed;
 	}
 	if (!code) {
@@ -638,6 +715,8 @@ static struct mdf_error *collect(struct ext_child *c, const struct extension_opt
 
 		code = ext_child_read(c, text, h.text_len);
 		text[code ? 0 : h.text_len] = '\0';
+		if (!code)
+			code = read_ranges(c, &h, &ranges);
 		if (!code)
 			code = read_body(c, &h, &body);
 		if (code == -ENOMEM) {
@@ -658,21 +737,15 @@ static struct mdf_error *collect(struct ext_child *c, const struct extension_opt
 	if (ext_child_end(c, false, &usage) >= 0)
 		out->child_cpu_ms = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
 				    (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
-	problem = check_body(&h, &body, env);
+	problem = check_ranges(&ranges, env->max_pfn);
+	if (!problem)
+		problem = check_body(&h, &body, env);
 	if (problem)
 		goto failed;
 	out->has_callback = h.flags & MESSAGE_HAS_CALLBACK;
-	uint64_t *pages[NR_RANGE_KINDS] = { [RANGE_DISCARD] = &out->discard_pages, [RANGE_KEEP] = &out->keep_pages,
-					    [RANGE_INCLUDE] = &out->include_pages,
-					    [RANGE_EXCLUDE] = &out->exclude_pages };
-	for (uint32_t i = 0; i < h.nr_ranges && !code; i++) {
-		const struct message_range *r = &body.ranges[i];
-
-		code = pfn_ranges_add(decision_set(decisions, r->kind), r->start, r->count);
-		*pages[r->kind] += r->count;
-	}
-	if (!code && out->discard_pages + out->exclude_pages)
-		code = check_dropped(checks, out->name, &h, &body);
+	take_ranges(&ranges, out);
+	if (out->discard_pages + out->exclude_pages)
+		code = check_dropped(checks, out->name, &ranges);
 	if (!code && h.nr_pieces && env->erase)
 		code = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
 	else if (!code && h.nr_pieces)
