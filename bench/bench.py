@@ -2,104 +2,184 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Run our makedumpfile and upstream's side by side on the same dumps.
 
-bench.py --ours BIN [--upstream BIN] [--runs N] [--workdir DIR]
-         --dump NAME=PATH... --job LABEL=ARGS...
+bench.py --ours BIN [--upstream NAME=BIN]... [--runs N] [--workdir DIR]
+         [--pin CPU] [--results FILE --table NAME] [--caveat NAME@DUMP=TEXT]...
+         --dump NAME=PATH... --job LABEL=ARGS... [--job LABEL@PROGRAM=ARGS...]
 
-For every dump and job, runs both programs alternately N times each,
-writing to DIR (output removed after each run), and prints the median wall
-time, user+sys time, max RSS and output size of each, ours/upstream
-ratios, and our throughput: GB/s of input memory (the pages the dump
-holds) and of kept pages (what the report calls remaining), both taken
-from our report.  A job whose ARGS name an option upstream lacks (-p, -z on Debian)
-runs ours alone.  Each run is measured by /usr/bin/time.
+For every dump and job, runs the programs in rounds, N rounds, one run of
+each program per round, the order rotating from round to round, writing
+to DIR (output removed after each run).  Prints one table per job: for each
+dump, the median wall time, user+sys time, max RSS and output size of each
+program; for ours, the throughput in GB/s of input memory (the pages the
+dump holds) and of kept pages (what the report calls remaining), taken
+from our report; for each other program, ratios ours/it, each the median
+of the N ratios of the runs of one round (paired, so that a slow moment of
+the machine weighs on both sides).  Before its first job, each dump is
+read once by a run that is not counted, so that every program finds it in
+the page cache.
+
+--job LABEL=ARGS runs every program with ARGS; --job LABEL@PROGRAM=ARGS
+(PROGRAM: ours or an upstream's NAME) gives one program its own
+arguments, and a job given that way runs only on the programs it names.
+A job whose ARGS name an option an upstream lacks (-p, -z on Debian)
+runs without that upstream.  --pin CPU runs every program under taskset
+-c CPU.  --caveat NAME@DUMP=TEXT marks that upstream's ratios on that dump
+with a footnote.  --results FILE appends one JSON line per dump, job and
+program, with the medians and the table's NAME, for summary.py and
+scaling.py.
 """
 import argparse
+import json
 import os
 import re
 import shlex
 import statistics
 import subprocess
 import sys
+import time
 
 
 def run_once(argv, out_path):
     """Wall, user+sys seconds, max RSS (KiB), output size and the report's
-    original and remaining pages of one run, measured by /usr/bin/time: a
-    Python child would report the interpreter's RSS from before exec as
-    its maximum."""
+    original and remaining pages of one run.  The run goes through
+    /usr/bin/time for its max RSS (%M): a Python child would report the
+    interpreter's RSS from before exec as its maximum.  Wall and CPU
+    times are taken here, to the microsecond (time's %e, %U and %S are
+    to the hundredth, too coarse for runs of 0.2 s): CPU from wait4(),
+    which takes in the processes time waited for, the program and the
+    children it waited for (the extensions' processes).  Max RSS, by the
+    same rule, is the largest of those processes, not their sum."""
     stats = out_path + '.time'
-    proc = subprocess.run(['/usr/bin/time', '-f', '%e %U %S %M', '-o', stats] + argv,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with open(out_path + '.stdout', 'w+b') as report, open(out_path + '.stderr', 'w+b') as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(['/usr/bin/time', '-f', '%M', '-o', stats] + argv, stdout=report, stderr=errors)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        report.seek(0)
+        errors.seek(0)
+        text, err = report.read().decode(errors='replace'), errors.read().decode(errors='replace')
+    os.unlink(out_path + '.stdout')
+    os.unlink(out_path + '.stderr')
     if proc.returncode != 0:
-        raise RuntimeError('%s failed: %s' % (' '.join(argv), proc.stderr.decode(errors='replace')[-500:]))
-    wall, user, system, rss = open(stats).read().split()[-4:]
+        raise RuntimeError('%s failed: %s' % (' '.join(argv), err[-500:]))
+    rss = int(open(stats).read().split()[-1])
     os.unlink(stats)
     size = os.path.getsize(out_path) if os.path.exists(out_path) else 0
     if os.path.exists(out_path):
         os.unlink(out_path)
-    report = proc.stdout.decode(errors='replace')
     pages = [int(m.group(1), 16) if m else 0 for m in
-             (re.search(label + r'\s*:\s*0x([0-9a-f]+)', report) for label in ('Original pages', 'Remaining pages'))]
-    return float(wall), float(user) + float(system), int(rss), size, pages[0], pages[1]
+             (re.search(label + r'\s*:\s*0x([0-9a-f]+)', text) for label in ('Original pages', 'Remaining pages'))]
+    return wall, usage.ru_utime + usage.ru_stime, rss, size, pages[0], pages[1]
 
 
-def upstream_supports(upstream, args):
+def supports(binary, args):
     """Debian's upstream is built without snappy and zstd."""
-    if not upstream:
-        return False
-    flags = subprocess.run([upstream, '-v'], capture_output=True, text=True).stdout
+    flags = subprocess.run([binary, '-v'], capture_output=True, text=True).stdout
     for opt, lib in (('-p', 'snappy'), ('-z', 'zstd')):
         if opt in args and ('%s\tdisabled' % lib) in flags:
             return False
     return True
 
 
-def fmt_ratio(a, b):
-    return '%5.2f' % (a / b) if b else '    -'
+def parse_jobs(specs, programs):
+    """[(label, {program: args})], in the order first given."""
+    jobs = {}
+    for spec in specs:
+        label, args = spec.split('=', 1)
+        label, _, only = label.partition('@')
+        if only and only not in programs:
+            raise SystemExit('--job %s: no program %s' % (spec, only))
+        argv = shlex.split(args)
+        entry = jobs.setdefault(label, {})
+        for name in ([only] if only else programs):
+            entry[name] = argv
+    return list(jobs.items())
+
+
+def ratio(ours, theirs):
+    return statistics.median(o / t for o, t in zip(ours, theirs) if t) if any(theirs) else None
+
+
+def fmt_ratio(r, mark=''):
+    return ('%5.2f' % r if r is not None else '    -') + (mark or ' ')
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ours', required=True)
-    ap.add_argument('--upstream')
-    ap.add_argument('--runs', type=int, default=3)
+    ap.add_argument('--upstream', action='append', default=[], metavar='NAME=BIN')
+    ap.add_argument('--runs', type=int, default=7)
     ap.add_argument('--workdir', default='/tmp')
+    ap.add_argument('--pin', metavar='CPU')
+    ap.add_argument('--results')
+    ap.add_argument('--table', default='')
+    ap.add_argument('--caveat', action='append', default=[], metavar='NAME@DUMP=TEXT')
     ap.add_argument('--dump', action='append', default=[])
     ap.add_argument('--job', action='append', default=[])
     a = ap.parse_args()
 
-    print('%-16s %-8s %7s %7s %7s %8s %6s %6s | %7s %7s %7s %8s | %5s %5s %5s' % (
-        'dump', 'job', 'wall s', 'cpu s', 'rss MB', 'size MB', 'in GB/s', 'kept', 'up wall',
-        'up cpu', 'up rss', 'up size', 'wall', 'rss', 'size'))
-    for dump in a.dump:
-        dname, dpath = dump.split('=', 1)
-        for job in a.job:
-            label, args = job.split('=', 1)
-            args = shlex.split(args)
-            progs = [('ours', a.ours)]
-            if upstream_supports(a.upstream, args):
-                progs.append(('upstream', a.upstream))
-            samples = {name: [] for name, _ in progs}
-            for _ in range(a.runs):
-                for name, binary in progs:
-                    out = os.path.join(a.workdir, 'bench-%s.out' % name)
-                    samples[name].append(run_once([binary, '-f', '--message-level', '23'] + args +
-                                                  [dpath, out], out))
-            med = {}
-            for name, rows in samples.items():
-                med[name] = [statistics.median(col) for col in zip(*rows)]
-            o = med['ours']
-            u = med.get('upstream')
-            gbps = lambda pages: pages * 4096 / 1e9 / o[0] if o[0] else 0.0
-            line = '%-16s %-8s %7.3f %7.3f %7.1f %8.1f %6.2f %6.2f | ' % (
-                dname, label, o[0], o[1], o[2] / 1024, o[3] / 1e6, gbps(o[4]), gbps(o[5]))
-            if u:
-                line += '%7.3f %7.3f %7.1f %8.1f | %5s %5s %5s' % (
-                    u[0], u[1], u[2] / 1024, u[3] / 1e6, fmt_ratio(o[0], u[0]),
-                    fmt_ratio(o[2], u[2]), fmt_ratio(o[3], u[3]))
-            else:
-                line += '%7s %7s %7s %8s | %5s %5s %5s' % ('-', '-', '-', '-', '-', '-', '-')
-            print(line, flush=True)
+    binaries = {'ours': a.ours}
+    for spec in a.upstream:
+        name, binary = spec.split('=', 1)
+        binaries[name] = binary
+    programs = list(binaries)
+    jobs = parse_jobs(a.job, programs)
+    caveats = {}
+    for spec in a.caveat:
+        where, text = spec.split('=', 1)
+        caveats[tuple(where.split('@', 1))] = text
+    footnotes = []
+    pin = ['taskset', '-c', a.pin] if a.pin else []
+    results = open(a.results, 'a') if a.results else None
+    warm = set()
+
+    for label, per_program in jobs:
+        print('\n%s%s' % (label, ', pinned to CPU %s' % a.pin if a.pin else ''))
+        print('%-18s %-6s %7s %7s %7s %8s | %s' % ('dump', '', 'wall s', 'cpu s', 'rss MiB', 'size MB',
+                                                  'ours/it: wall   cpu   rss'))
+        for dump in a.dump:
+            dname, dpath = dump.split('=', 1)
+            progs = [p for p in programs if p in per_program and supports(binaries[p], per_program[p])]
+            samples = {p: [] for p in progs}
+            if dname not in warm:
+                out = os.path.join(a.workdir, 'bench-warm-up.out')
+                run_once(pin + [binaries[progs[0]], '-f'] + per_program[progs[0]] + [dpath, out], out)
+                warm.add(dname)
+            for i in range(a.runs):
+                for p in progs[i % len(progs):] + progs[:i % len(progs)]:
+                    out = os.path.join(a.workdir, 'bench-%s.out' % p)
+                    argv = pin + [binaries[p], '-f', '--message-level', '23'] + per_program[p] + [dpath, out]
+                    samples[p].append(run_once(argv, out))
+            cols = {p: list(zip(*samples[p])) for p in progs}
+            med = {p: [statistics.median(c) for c in cols[p]] for p in progs}
+            for p in progs:
+                m = med[p]
+                ratios = {}
+                line = '%-18s %-6s %7.3f %7.3f %7.1f %8.1f | ' % (
+                    dname if p == progs[0] else '', p, m[0], m[1], m[2] / 1024, m[3] / 1e6)
+                if p == 'ours':
+                    gbps = lambda pages: pages * 4096 / 1e9 / m[0] if m[0] else 0.0
+                    line += 'GB/s in %.2f, kept %.2f' % (gbps(m[4]), gbps(m[5]))
+                elif 'ours' in med:
+                    mark = ''
+                    if (p, dname) in caveats:
+                        if caveats[(p, dname)] not in footnotes:
+                            footnotes.append(caveats[(p, dname)])
+                        mark = '*' * (footnotes.index(caveats[(p, dname)]) + 1)
+                    ratios = {key: ratio(cols['ours'][col], cols[p][col])
+                              for key, col in (('wall', 0), ('cpu', 1), ('rss', 2))}
+                    line += '        %s %s %s' % (fmt_ratio(ratios['wall'], mark), fmt_ratio(ratios['cpu'], mark),
+                                                  fmt_ratio(ratios['rss'], mark))
+                print(line.rstrip(), flush=True)
+                if results:
+                    results.write(json.dumps({
+                        'table': a.table, 'dump': dname, 'job': label, 'program': p, 'pin': a.pin, 'runs': a.runs,
+                        'wall': m[0], 'cpu': m[1], 'rss_kib': m[2], 'size': m[3],
+                        'input_gib': m[4] * 4096 / 2**30, 'ratios': ratios}) + '\n')
+                    results.flush()
+    for i, text in enumerate(footnotes):
+        print('%s %s' % ('*' * (i + 1), text))
     return 0
 
 
