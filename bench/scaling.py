@@ -17,6 +17,10 @@ import json
 import sys
 
 MACHINES = (('1 TiB', 1024), ('12 TiB', 12 * 1024))
+# What grows with the dump is the 2nd bitmap of one cycle, a bit per pfn,
+# until a cycle reaches makedumpfile.c's MAX_AUTO_CYCLE_PFNS (32 Mi pfns of
+# 4 KiB, a 4 MiB bitmap); larger dumps take several cycles of that size.
+CYCLE_CAP_GIB = 128
 
 
 def fit(points):
@@ -60,8 +64,9 @@ def main():
               % (t0, t_slope * 1e3, tail[0]['dump'], tail[1]['dump'], step * 1e3))
         print('  max RSS, least squares: %.1f MiB %+.1f KiB per GiB' % (m0, m_slope * 1024))
         for name, gib in MACHINES:
-            print('  %-6s machine: wall ~%.0f s (linear in GiB), max RSS ~%.1f MiB (if it kept that slope)'
-                  % (name, t0 + t_slope * gib, m0 + m_slope * gib))
+            print('  %-6s machine: wall ~%.0f s (linear in GiB), max RSS ~%.1f MiB (the slope up to a '
+                  'cycle of %d GiB, then flat)' % (name, t0 + t_slope * gib,
+                                                   m0 + m_slope * min(gib, CYCLE_CAP_GIB), CYCLE_CAP_GIB))
         print('  (generated dumps: sparse, mostly free pages, read from the page cache; a real machine\'s')
         print('   pages in use add the time of reading, compressing and writing what is kept)')
     return 0

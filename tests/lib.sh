@@ -41,6 +41,19 @@ PYTHON=/usr/bin/python3
 export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=99:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktrace=1}
 
+# The suite's last lines: the skips, then "N passed, N failed"; fails
+# when any test failed.
+summarize_results() {
+	local passed failed skipped
+	passed=$(grep -c '^pass ' "$RESULTS")
+	failed=$(grep -c '^fail ' "$RESULTS")
+	skipped=$(grep -c '^skip ' "$RESULTS")
+	[ "$skipped" -gt 0 ] && echo "$skipped skipped (their fixture or tool is absent):" &&
+		grep '^skip ' "$RESULTS" | sed 's/^skip /  /'
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
 pass() { echo "pass $1" >>"$RESULTS"; echo "  PASS $1"; }
 fail() { echo "fail $1" >>"$RESULTS"; echo "  FAIL $1: $2"; }
 skip() { echo "skip $1" >>"$RESULTS"; echo "  SKIP $1: $2"; }

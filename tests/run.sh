@@ -84,9 +84,4 @@ for script in ${scripts[@]+"${scripts[@]}"}; do
 	[ "$(wc -l <"$RESULTS")" -gt "$before" ] || fail "$name" "recorded no result (exit status $status)"
 done
 
-passed=$(grep -c '^pass ' "$RESULTS")
-failed=$(grep -c '^fail ' "$RESULTS")
-skipped=$(grep -c '^skip ' "$RESULTS")
-[ "$skipped" -gt 0 ] && echo "$skipped skipped (their fixture or tool is absent):" && grep '^skip ' "$RESULTS" | sed 's/^skip /  /'
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summarize_results

@@ -52,19 +52,9 @@ HOST=$WORK/host
 # Debian's makedumpfile package (1.7.2) installs it in /usr/bin.
 UPSTREAM=$(PATH=/usr/bin:/usr/sbin command -v makedumpfile)
 
-summary() {
-	local passed failed skipped
-	passed=$(grep -c '^pass ' "$RESULTS")
-	failed=$(grep -c '^fail ' "$RESULTS")
-	skipped=$(grep -c '^skip ' "$RESULTS")
-	[ "$skipped" -gt 0 ] && echo "$skipped skipped:" && grep '^skip ' "$RESULTS" | sed 's/^skip /  /'
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-}
-
 skip_all() {
 	skip kdump "$1"
-	summary
+	summarize_results
 	exit 0
 }
 
@@ -182,7 +172,7 @@ if ! patch_guest '^[[:space:]]*if \[ -n "\$MDFDISK" \] && \[ -x /usr/sbin/makedu
 	! patch_guest '^[[:space:]]*tail -n 5 /tmp/crashlog/crash-mdf-dump-dmesg.log$' \
 		"$PROJECT/tests/kdump/guest-level1.sh"; then
 	fail kdump-lab "$SHARED/lab/guest-init.sh changed: tests/kdump/run.sh cannot add its steps to it"
-	summary
+	summarize_results
 	exit 1
 fi
 
@@ -198,7 +188,7 @@ status=$?
 echo "capture: $(($(date +%s) - start)) s (boot, panic, crash kernel, copy of /proc/vmcore)"
 if [ $status -ne 0 ] || [ ! -s "$CAPTURE/vmcore.elf" ]; then
 	fail kdump-capture "mkvmcore-kdump.sh exit status $status: $(tail -n 5 "$WORK/capture.log")"
-	summary
+	summarize_results
 	exit 1
 fi
 pass kdump-capture
@@ -291,4 +281,4 @@ t=$HOST/host-d31.time
 	"max RSS $(time_figure "$t" 'Maximum resident set size') kB," \
 	"user $(time_figure "$t" 'User time') s, system $(time_figure "$t" 'System time') s"
 echo "files: $WORK"
-summary
+summarize_results
