@@ -909,10 +909,11 @@ static uint64_t next_symbol(struct resolver *r, uint64_t addr)
 {
 	struct next_module_symbol n = { r->module, addr, 0 };
 
-	if (!r->module || !r->modules || mdf_error_drop(modules_for_each_symbol(r->modules, closer_module_symbol, &n)) ||
-	    !n.found)
-		return next_kernel_symbol(r, addr);
-	return n.found;
+	/* A module's variable ends where its module's next symbol starts; failing one, the kernel's. */
+	if (r->module && r->modules &&
+	    !mdf_error_drop(modules_for_each_symbol(r->modules, closer_module_symbol, &n)) && n.found)
+		return n.found;
+	return next_kernel_symbol(r, addr);
 }
 
 /*
