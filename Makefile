@@ -34,7 +34,7 @@ MANDIR ?= $(DATADIR)/man
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' util/version.h)
 
 CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"' -DEPPIC_DIR='"$(EPPICDIR)"'
-LIBS := -lbpf -ldw -lelf -lz -ldeflate -llzo2 -lsnappy -lzstd
+LIBS := -lbpf -ldw -lelf -lz -ldeflate -llzo2 -lzstd
 
 ifeq ($(FUZZ),1)
 # FUZZ=1 (make fuzz sets it): every object gets libFuzzer's coverage hooks, for tests/fuzz.

@@ -10,7 +10,6 @@
  */
 #include <lzo/lzo1x.h>
 #include <pthread.h>
-#include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -18,6 +17,7 @@
 #include <zstd_errors.h>
 
 #include "codec/codec.h"
+#include "codec/snappy_lib.h"
 #include "codec/zlib_encoder.h"
 #include "util/message.h"
 
@@ -91,12 +91,15 @@ static int decompress_lzo(const void *src, size_t srclen, void *dst, size_t dstl
 
 static int decompress_snappy(const void *src, size_t srclen, void *dst, size_t dstlen)
 {
+	const struct snappy_lib *snappy = snappy_lib();
 	size_t len;
 
+	if (!snappy)
+		return -ELIBACC;
 	/* snappy_uncompress() would overrun a buffer shorter than the stream says. */
-	if (snappy_uncompressed_length(src, srclen, &len) != SNAPPY_OK || len != dstlen)
+	if (snappy->uncompressed_length(src, srclen, &len) != SNAPPY_OK || len != dstlen)
 		return -MDF_ECORRUPT;
-	if (snappy_uncompress(src, srclen, dst, &len) != SNAPPY_OK || len != dstlen)
+	if (snappy->uncompress(src, srclen, dst, &len) != SNAPPY_OK || len != dstlen)
 		return -MDF_ECORRUPT;
 	return 0;
 }
@@ -152,6 +155,11 @@ static int decompress_zstd(const void *src, size_t srclen, void *dst, size_t dst
 	return len == dstlen ? 0 : -MDF_ECORRUPT;
 }
 
+const char *codec_load_error(enum mdf_codec codec)
+{
+	return codec == CODEC_SNAPPY && !snappy_lib() ? snappy_lib_error() : NULL;
+}
+
 int codec_decompress(enum mdf_codec codec, const void *src, size_t srclen, void *dst,
 		     size_t dstlen)
 {
@@ -184,7 +192,7 @@ size_t codec_bound(enum mdf_codec codec, size_t page_size)
 		/* The worst case documented by LZO for incompressible input. */
 		return page_size + page_size / 16 + 64 + 3;
 	case CODEC_SNAPPY:
-		return snappy_max_compressed_length(page_size);
+		return snappy_lib() ? snappy_lib()->max_compressed_length(page_size) : 0;
 	case CODEC_ZSTD:
 		return ZSTD_compressBound(page_size);
 	}
@@ -196,6 +204,8 @@ int codec_compressor_new(enum mdf_codec codec, size_t page_size, struct codec_co
 	struct codec_compressor *c;
 	int err = -ENOMEM;
 
+	if (codec == CODEC_SNAPPY && !snappy_lib())
+		return -ELIBACC;
 	/* zlib counts in uInt; pages are far smaller. */
 	if (page_size == 0 || page_size > UINT32_MAX / 2 || codec_bound(codec, page_size) == 0)
 		return -EINVAL;
@@ -287,7 +297,7 @@ static int compress_bounded(struct codec_compressor *c, const void *src, void *d
 		len = lzo_len;
 	} else {
 		len = bound;
-		if (snappy_compress(src, c->page_size, (char *)out, &len) != SNAPPY_OK)
+		if (snappy_lib()->compress(src, c->page_size, (char *)out, &len) != SNAPPY_OK)
 			return -EINVAL;
 	}
 	if (len > dstcap)

@@ -24,10 +24,16 @@ enum mdf_codec {
 const char *codec_name(enum mdf_codec codec);
 
 /*
+ * Why the codec's library cannot be loaded, when a call returned -ELIBACC
+ * (snappy's is loaded on first use: codec/snappy_lib.h); NULL otherwise.
+ */
+const char *codec_load_error(enum mdf_codec codec);
+
+/*
  * Decompresses @srclen bytes at @src into @dst.  Returns 0 only when exactly
  * @dstlen bytes came out; -MDF_ECORRUPT for data that is not a valid stream
- * of that length, -ENOMEM.  CODEC_NONE copies, and needs srclen == dstlen.
- * Safe to call from several threads at once.
+ * of that length, -ENOMEM, -ELIBACC.  CODEC_NONE copies, and needs
+ * srclen == dstlen.  Safe to call from several threads at once.
  */
 int codec_decompress(enum mdf_codec codec, const void *src, size_t srclen, void *dst,
 		     size_t dstlen);
@@ -41,6 +47,7 @@ size_t codec_bound(enum mdf_codec codec, size_t page_size);
  */
 struct codec_compressor;
 
+/* Returns 0, -ENOMEM, -EINVAL for a page size out of range, or -ELIBACC. */
 int codec_compressor_new(enum mdf_codec codec, size_t page_size, struct codec_compressor **out);
 
 /*

@@ -329,6 +329,10 @@ static struct mdf_error *read_block(struct dump_input *in, const struct kdump_in
 	code = codec_decompress(codec, packed, pd.size, buf, kd->block_size);
 	if (code == -ENOMEM)
 		err = mdf_error(code, "%s: no memory to decompress pfn 0x%" PRIx64, in->path, block);
+	else if (code == -ELIBACC)
+		err = mdf_error(code, "%s: pfn 0x%" PRIx64 " holds %s data, and the library to read "
+				"it cannot be loaded: %s", in->path, block, codec_name(codec),
+				codec_load_error(codec));
 	else if (code)
 		err = mdf_error(code, "%s: pfn 0x%" PRIx64 ": %s data at offset 0x%" PRIx64 " (%" PRIu32
 				" bytes) does not decompress to a %" PRIu32 "-byte page",

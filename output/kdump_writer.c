@@ -317,6 +317,9 @@ static struct mdf_error *allocate_buffers(struct kdump_writer *w)
 				 "bytes per cycle)", w->path, bitmap);
 	err = compress_pool_new(p->codec, p->page_size, p->threads, p->dump_level & DL_EXCLUDE_ZERO,
 				&w->pool);
+	if (err == -ELIBACC)
+		return mdf_error(err, "%s: cannot compress with %s: %s", w->path, codec_name(p->codec),
+				 codec_load_error(p->codec));
 	if (err)
 		return mdf_error(err, "%s: cannot set up %s compression on %u threads: %s", w->path,
 				 codec_name(p->codec), p->threads, mdf_strerror(err));

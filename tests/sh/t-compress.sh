@@ -8,6 +8,8 @@
 #    python3-libkdumpfile, as the input ELF's page;
 #  - -l, -p and -z of one dump with 0 and 4 threads: one md5 each;
 #  - pinned to one CPU, no compression thread is started;
+#  - libsnappy is loaded for snappy pages only, and its absence fails -p
+#    with a clear message;
 #  - under valgrind (when it is installed; not for a sanitizer build), -c
 #    and -z of one dump on 2 threads: no error.
 . "$(dirname "$0")/../lib.sh" || exit 2
@@ -77,6 +79,42 @@ else
 	fi
 	rm -f "$WORK/one-cpu".*
 fi
+
+# libsnappy is loaded when a snappy page is first met (codec/snappy_lib.h):
+# the dynamic loader's trace (LD_DEBUG=files) names every library the
+# process opens, and an -l run opens neither libsnappy nor the libstdc++ it
+# brings, where a -p run opens it (and wrote the files above).
+LD_DEBUG=files "$MDF" -f -l -d 31 --no-extensions "$dump" "$WORK/loaded.kdump" \
+	>"$WORK/loaded-l.log" 2>&1
+LD_DEBUG=files "$MDF" -f -p -d 31 --no-extensions "$dump" "$WORK/loaded.kdump" \
+	>"$WORK/loaded-p.log" 2>&1
+if grep -q 'file=libsnappy' "$WORK/loaded-l.log"; then
+	fail compress-snappy-on-use "an -l run loaded libsnappy: $(grep -m1 'file=libsnappy' "$WORK/loaded-l.log")"
+elif ! grep -q 'file=libsnappy' "$WORK/loaded-p.log"; then
+	fail compress-snappy-on-use "a -p run did not load libsnappy: $(tail -n 2 "$WORK/loaded-p.log")"
+else
+	pass compress-snappy-on-use
+fi
+
+# Without libsnappy (a private mount namespace hides it behind /dev/null),
+# -p and reading a -p dump fail with the loader's reason and leave no file,
+# while -l goes on as before.
+snappy=$(ldconfig -p | awk '/libsnappy\.so\.1 /{ print $NF; exit }')
+if [ "$(id -u)" != 0 ] || [ -z "$snappy" ] || ! unshare -m true 2>/dev/null; then
+	skip compress-snappy-missing "needs root, unshare and libsnappy.so.1 in ldconfig's cache"
+else
+	"$MDF" -f -p -d 31 --no-extensions "$dump" "$WORK/snappy.kdump" >/dev/null 2>&1
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@"' sh "$snappy" \
+		"$PROJECT/tests/sh/missing-snappy.sh" "$MDF" "$dump" "$WORK" >"$WORK/missing.log" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail compress-snappy-missing "$(tail -n 3 "$WORK/missing.log")"
+	else
+		pass compress-snappy-missing
+	fi
+	rm -f "$WORK/snappy.kdump" "$WORK"/missing*
+fi
+rm -f "$WORK"/loaded*
 
 if [ -n "$MDF_SANITIZE" ]; then
 	skip compress-valgrind "a sanitizer build does not run under valgrind"
