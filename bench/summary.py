@@ -42,15 +42,20 @@ def main():
     upstreams = list(dict.fromkeys(r['program'] for r in bench if r['table'] == 'targets' and r['program'] != 'ours'))
     print('Ratios ours/other: medians of the paired ratios of %s rounds.' %
           ', '.join(sorted({str(r['runs']) for r in bench})) if bench else 'No comparison was run.')
-    for job, limit in (('-d 31 -l', 0.6), ('-d 31 -c', 0.35)):
-        print(('%-38s %s' % ('%s wall <= %.2fx, output on disk' % (job, limit),
+    for job, key, limit in (('-d 31 -l', 'wall', 0.6), ('-d 31 -c', 'wall', 0.35),
+                            ('-d 31 uncompressed', 'cpu', 0.6)):
+        if job == '-d 31 uncompressed':
+            print('the same job with no codec: all of a run but the compression, where -l spends most')
+            print('of its CPU in the lzo1x_1 upstream calls, on the same pages.  CPU, not wall: the wall')
+            print('time of writing 80 MB uncompressed is the disk\'s, and ours waits for it (fsync)')
+        print(('%-38s %s' % ('%s %s <= %.2fx, output on disk' % (job, key if key == 'wall' else 'CPU', limit),
                               ''.join('%-12s' % ('vs ' + u) for u in upstreams))).rstrip())
         for table in ('targets', 'targets-pinned'):
             for dump in dict.fromkeys(r['dump'] for r in bench if r['table'] == table and r['job'] == job):
                 found = {r['program']: r for r in bench if r['table'] == table and r['job'] == job and r['dump'] == dump}
                 pin = found['ours']['pin']
                 name = dump + (', pinned to CPU %s' % pin if pin is not None else '')
-                print(('  %-36s %s' % (name, ''.join(cell(found.get(u), 'wall', limit) for u in upstreams))).rstrip())
+                print(('  %-36s %s' % (name, ''.join(cell(found.get(u), key, limit) for u in upstreams))).rstrip())
         if not upstreams:
             print('  not measured: no upstream makedumpfile')
 
