@@ -537,7 +537,8 @@ static long usable_cpus(void)
  * Threads compressing pages: --num-threads, or one per usable CPU (none on
  * one CPU: the main thread reads and writes, and would only wait), at
  * most one per 16 MiB of available memory (a thread keeps ~4 MiB of
- * batches in flight).
+ * batches in flight).  None either for pages stored raw: handing a page
+ * to a thread costs more than the look for zeros it would take over.
  */
 static unsigned int compression_threads(const struct mdf_options *opt)
 {
@@ -547,6 +548,8 @@ static unsigned int compression_threads(const struct mdf_options *opt)
 
 	if (opt->num_threads_set)
 		return (unsigned int)opt->num_threads;
+	if ((enum mdf_codec)opt->codec == CODEC_NONE)
+		return 0;
 	threads = cpus > 1 ? (unsigned int)(cpus > 64 ? 64 : cpus) : 0;
 	if (available && threads > available / (16 << 10))
 		threads = (unsigned int)(available / (16 << 10));

@@ -7,7 +7,7 @@
 #    4 again: one md5; every page of the file reads, through
 #    python3-libkdumpfile, as the input ELF's page;
 #  - -l, -p and -z of one dump with 0 and 4 threads: one md5 each;
-#  - pinned to one CPU, no compression thread is started;
+#  - pinned to one CPU, or with no codec, no compression thread is started;
 #  - libsnappy is loaded for snappy pages only, and its absence fails -p
 #    with a clear message;
 #  - under valgrind (when it is installed; not for a sanitizer build), -c
@@ -78,6 +78,22 @@ else
 		pass compress-one-cpu-inline
 	fi
 	rm -f "$WORK/one-cpu".*
+	# Pages stored raw take no compression thread, whatever the CPUs.
+	if [ "$(nproc)" -lt 2 ]; then
+		skip compress-raw-inline "one CPU: no thread would be started anyway"
+	else
+		strace -f -qq -e trace=clone,clone3 -o "$WORK/raw.strace" \
+			"$MDF" -f -d 31 --no-extensions "$dump" "$WORK/raw.kdump" >"$WORK/raw.log" 2>&1
+		clones=$(grep -c 'clone' "$WORK/raw.strace")
+		if [ ! -s "$WORK/raw.kdump" ]; then
+			fail compress-raw-inline "the run failed: $(tail -n 2 "$WORK/raw.log")"
+		elif [ "$clones" -ne 0 ]; then
+			fail compress-raw-inline "$clones threads started for pages stored raw"
+		else
+			pass compress-raw-inline
+		fi
+		rm -f "$WORK/raw".*
+	fi
 fi
 
 # libsnappy is loaded when a snappy page is first met (codec/snappy_lib.h):
