@@ -96,6 +96,8 @@ static int open_dump(struct mdf_context *ctx)
 	err = ctx->input ? NULL : input_open(ctx->opt.vmcore, &ctx->input);
 	if (err)
 		return print_error(err);
+	if (!ctx->opt.non_mmap && input_map_procfs(ctx->input))
+		msg_debug("%s: read through mmap(2) windows", ctx->opt.vmcore);
 	if (ctx->opt.vmcoreinfo_file)
 		return print_error(vmcoreinfo_load_file(ctx->opt.vmcoreinfo_file, &ctx->vmcoreinfo));
 	if (!ctx->input->vmcoreinfo) {

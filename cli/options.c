@@ -156,7 +156,7 @@ void options_print_usage(FILE *out)
 		"  --cyclic-buffer KB bitmap buffer per cycle, in KiB (default: from free memory)\n"
 		"  --num-threads N    compress pages on N threads (default: one per CPU)\n"
 		"  --work-dir DIR     accepted: no temporary file is written (bitmaps stay in memory)\n"
-		"  --non-mmap         accepted: the dump is always read with pread(2)\n"
+		"  --non-mmap         read /proc/vmcore with read(2), not through mmap(2)\n"
 		"  --dump-kallsyms    print the dump's kernel and module symbols as /proc/kallsyms does\n"
 		"  --dump-type SPEC   print, from the dump's BTF, a type's size, a member's offset,\n"
 		"                     size and bitfield width, or an enum constant's value; SPEC is\n"
@@ -713,9 +713,6 @@ same:
 
 void options_note_accepted(const struct mdf_options *opt)
 {
-	if (opt->non_mmap)
-		msg_info("--non-mmap: nothing to change: this makedumpfile reads the dump with "
-			 "pread(2), never through mmap(2).");
 	/* SUSE's kdump passes it on every run: worth a word only when asked for. */
 	if (opt->work_dir)
 		msg_debug("--work-dir %s: not used: the bitmaps stay in memory (--cyclic-buffer "

@@ -8,8 +8,8 @@
  *
  * Upstream's options for what this makedumpfile does not do (Xen and
  * sadump dumps, eppic macros) are refused with a message that names what
- * to use instead; those that change nothing here (--non-mmap,
- * --work-dir) are accepted.
+ * to use instead; those that change nothing here (--work-dir) are
+ * accepted.
  */
 #ifndef MDF_CLI_OPTIONS_H
 #define MDF_CLI_OPTIONS_H
@@ -51,7 +51,7 @@ struct mdf_options {
 	bool dry_run;                 /* --dry-run: all but the writing */
 	bool partial_dmesg;           /* --partial-dmesg: the log since it was last cleared */
 	bool exclude_vmemmap;         /* -e: leave out the struct pages of excluded pages */
-	bool non_mmap;                /* --non-mmap: what this makedumpfile always does */
+	bool non_mmap;                /* --non-mmap: /proc/vmcore read with read(2) only */
 	const char *work_dir;         /* --work-dir: temporary files would go there */
 	uint64_t size_limit;          /* -L: bytes a dump file may take; 0: no limit */
 	bool vtop;                    /* --vtop: print where vtop_address translates to */

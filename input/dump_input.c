@@ -4,18 +4,37 @@
  * to that format's opener.  Also the range bookkeeping the formats share.
  */
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "input/dump_input.h"
+#include "input/vmcore_map.h"
 #include "util/message.h"
 #include "util/vec.h"
+
+/* The size of a mapped window: upstream's. */
+#define MAP_WINDOW (4u << 20)
+
+bool input_map_procfs(struct dump_input *in)
+{
+	struct statfs fs;
+
+	if (!in->map && fstatfs(in->fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC)
+		in->map = vmcore_map_new(in->fd, in->file_size, MAP_WINDOW);
+	return in->map != NULL;
+}
 
 struct mdf_error *input_pread(struct dump_input *in, void *buf, size_t len, uint64_t offset, const char *what)
 {
 	size_t done = 0;
+
+	/* What the mapping cannot give, read() says why. */
+	if (in->map && vmcore_map_read(in->map, buf, len, offset) == 0)
+		return NULL;
 
 	while (done < len) {
 		ssize_t n = pread(in->fd, (char *)buf + done, len - done, (off_t)(offset + done));
@@ -214,6 +233,7 @@ void input_close(struct dump_input *in)
 		return;
 	if (in->ops && in->ops->close)
 		in->ops->close(in);
+	vmcore_map_free(in->map);
 	if (in->fd >= 0)
 		close(in->fd);
 	free(in->ranges);

@@ -92,6 +92,8 @@ struct dump_input {
 	size_t notes_size;
 	/* Set when the input is kdump-compressed. */
 	const struct kdump_header_info *kdump;
+	/* Set when the file is read through mmap windows: input_map_procfs(). */
+	struct vmcore_map *map;
 	void *priv;
 };
 
@@ -103,6 +105,13 @@ static inline struct mdf_error *input_read_page(struct dump_input *in, uint64_t 
 {
 	return in->ops->read_page(in, pfn, buf);
 }
+
+/*
+ * Reads the file through mmap windows from now on, when it is a file of
+ * procfs (/proc/vmcore) that can be mapped (input/vmcore_map.h says why
+ * only those); returns whether it does.
+ */
+bool input_map_procfs(struct dump_input *in);
 
 /* Replaces in->vmcoreinfo with a NUL-terminated copy of @size bytes of @text. */
 struct mdf_error *input_set_vmcoreinfo(struct dump_input *in, const void *text, size_t size);

@@ -84,6 +84,9 @@ static struct mdf_error *read_whole_page(struct dump_input *in, struct elf_input
 	struct mdf_error *err;
 
 	ei->next_offset = offset + in->page_size;
+	/* Mapped, the page is read where it is: a window would copy its neighbours too. */
+	if (in->map)
+		return input_pread(in, buf, in->page_size, offset, "a PT_LOAD segment");
 	if (offset >= ei->window_offset && offset + in->page_size <= ei->window_offset + ei->window_len) {
 		memcpy(buf, ei->window + (offset - ei->window_offset), in->page_size);
 		return NULL;

@@ -10,6 +10,7 @@
 #   makedumpfile -F -l --message-level 7 -d 31 /proc/vmcore > DISK  (under time -v)
 #   makedumpfile --dump-dmesg /proc/vmcore LOG
 #   makedumpfile -F -l --message-level 7 -d 1 /proc/vmcore | dd of=DISK seek=256M
+#   makedumpfile -F -l -d 31 --no-extensions [--non-mmap] /proc/vmcore | md5sum
 # then copies /proc/vmcore raw with dd.  On the host it checks:
 #  - the -d 31 and -d 1 dumps written in the crash kernel (streams
 #    reassembled with our -R) equal, byte for byte, a host run of this binary
@@ -17,6 +18,8 @@
 #    -R reassembles the same -d 31 file; without the extensions the host
 #    run writes what upstream 1.7.2 writes;
 #  - --check-params exited 0 and wrote nothing;
+#  - /proc/vmcore is read through mmap windows, and the stream is the one
+#    --non-mmap (read(2)) gives, and the host's;
 #  - --dump-dmesg in the crash kernel wrote what upstream 1.7.2 writes from
 #    the raw copy, and holds the first kernel's own dmesg;
 #  - labprobe's marker pages (its page list, from the first kernel) are in
@@ -170,7 +173,9 @@ cp -r "$SHARED/lab" "$LAB" && chmod -R u+w "$LAB"
 if ! patch_guest '^[[:space:]]*if \[ -n "\$MDFDISK" \] && \[ -x /usr/sbin/makedumpfile \]; then$' \
 		"$PROJECT/tests/kdump/guest-check-params.sh" ||
 	! patch_guest '^[[:space:]]*tail -n 5 /tmp/crashlog/crash-mdf-dump-dmesg.log$' \
-		"$PROJECT/tests/kdump/guest-level1.sh"; then
+		"$PROJECT/tests/kdump/guest-level1.sh" ||
+	! patch_guest '^[[:space:]]*tail -n 5 /tmp/crashlog/crash-mdf-dump-dmesg.log$' \
+		"$PROJECT/tests/kdump/guest-mmap.sh"; then
 	fail kdump-lab "$SHARED/lab/guest-init.sh changed: tests/kdump/run.sh cannot add its steps to it"
 	summarize_results
 	exit 1
@@ -233,6 +238,14 @@ dd if="$CAPTURE/labmdf.img" bs=1M skip=256 status=none |
 host_run host-d1 -l --message-level 7 -d 1 --extension-dir "$extensions"
 check kdump-d1-equals-host cmp "$HOST/guest-d1.kdump" "$HOST/host-d1.kdump"
 
+# (c) /proc/vmcore read through mmap windows (the default, which the
+# debug message confirms) and with --non-mmap (read(2)): one stream, the
+# host's stream of the raw copy.
+check kdump-mmap-used grep -q 'read through mmap(2) windows' "$crash/crash-mmap.log"
+"$MDF" -F -l -d 31 --no-extensions "$vmcore" 2>/dev/null | md5sum >"$HOST/host-stream.md5"
+check kdump-mmap-equals-read cmp "$crash/crash-mmap.md5" "$crash/crash-non-mmap.md5"
+check kdump-mmap-equals-host cmp "$crash/crash-mmap.md5" "$HOST/host-stream.md5"
+
 # (b) --dump-dmesg in the crash kernel: upstream's, and the first kernel's own log.
 "$UPSTREAM" --dump-dmesg "$vmcore" "$HOST/upstream-dmesg.txt" >"$HOST/upstream-dmesg.log" 2>&1
 check kdump-dmesg-upstream cmp "$crash/crash-mdf-dmesg.txt" "$HOST/upstream-dmesg.txt"
@@ -280,5 +293,13 @@ t=$HOST/host-d31.time
 [ -f "$t" ] && echo "host: the same run on the raw copy: elapsed $(time_figure "$t" Elapsed)," \
 	"max RSS $(time_figure "$t" 'Maximum resident set size') kB," \
 	"user $(time_figure "$t" 'User time') s, system $(time_figure "$t" 'System time') s"
+for how in mmap non-mmap; do
+	t=$crash/crash-$how.log
+	read_how="through mmap windows"
+	[ "$how" = mmap ] || read_how="with read(2) (--non-mmap)"
+	echo "crash kernel, -d 31 --no-extensions, /proc/vmcore read $read_how:" \
+		"elapsed $(time_figure "$t" Elapsed), user $(time_figure "$t" 'User time') s," \
+		"system $(time_figure "$t" 'System time') s"
+done
 echo "files: $WORK"
 summarize_results

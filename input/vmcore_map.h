@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading a dump through mmap(2) windows instead of pread(2).
+ *
+ * In the kdump kernel, read() of /proc/vmcore maps each page of the old
+ * memory, copies it and unmaps it again, while mmap() of /proc/vmcore maps a
+ * whole window at once and the pages are then read where they are, the
+ * pages left out never touched.  Upstream makedumpfile reads it so for the
+ * same reason (its --non-mmap turns it off).  For a dump in a file, whose
+ * pages come from the page cache, pread() is as fast and counts no mapped
+ * page in the process's memory: the input maps only files of procfs.
+ *
+ * A page of a mapping can fault (SIGBUS: a hardware-poisoned page, a file
+ * cut short) where read() would have failed with EIO: the copy out of the
+ * mapping catches that, and the caller reads those bytes with pread(), so
+ * that a bad page costs only itself, as it does without mmap.
+ */
+#ifndef MDF_INPUT_VMCORE_MAP_H
+#define MDF_INPUT_VMCORE_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct vmcore_map;
+
+/*
+ * A reader of the first @file_size bytes of @fd (left open, not owned) in
+ * windows of @window bytes, a multiple of the page size; NULL when mmap()
+ * does not work on @fd (errno says why) or memory is short.
+ */
+struct vmcore_map *vmcore_map_new(int fd, uint64_t file_size, size_t window);
+
+/*
+ * Copies @len bytes at file offset @offset into @buf.  Returns 0, or
+ * -EFAULT when a page of them faulted, -ERANGE past the file's end, or
+ * -errno of an mmap() that failed: then @buf holds nothing that counts,
+ * and the caller reads the bytes some other way.  One thread at a time.
+ */
+int vmcore_map_read(struct vmcore_map *map, void *buf, size_t len, uint64_t offset);
+
+void vmcore_map_free(struct vmcore_map *map);
+
+#endif
