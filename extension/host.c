@@ -34,6 +34,7 @@
 #include "extension/host.h"
 #include "extension/page_callback.h"
 #include "extension/runtime.h"
+#include "input/vmcore_map.h"
 #include "makedumpfile-extension.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
@@ -404,6 +405,8 @@ static void run_child(int fd, const char *path, const char *load_path, const cha
 
 	for (size_t i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
 		signal(fault_signals[i], SIG_DFL);
+	/* A page of /proc/vmcore that faults costs the extension that page only. */
+	vmcore_map_catch_sigbus_again();
 	extension_runtime_begin(env, name, opt->args, opt->nr_args);
 	err = load_and_run(path, load_path, env, &h.flags);
 	if (err) {

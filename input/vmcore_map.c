@@ -40,8 +40,9 @@ static void on_sigbus(int sig, siginfo_t *info, void *context)
 	(void)context;
 	if (copy_in_progress)
 		siglongjmp(*copy_in_progress, 1);
-	/* The faulting access runs again, under the action it had before. */
+	/* Delivered again under the action it had before (a fault, or a kill). */
 	sigaction(sig, &sigbus_before, NULL);
+	raise(sig);
 }
 
 static void catch_sigbus(void)
@@ -66,6 +67,11 @@ static int guarded_copy(void *dst, const void *src, size_t len)
 	atomic_signal_fence(memory_order_seq_cst);
 	copy_in_progress = NULL;
 	return 0;
+}
+
+void vmcore_map_catch_sigbus_again(void)
+{
+	catch_sigbus();
 }
 
 struct vmcore_map *vmcore_map_new(int fd, uint64_t file_size, size_t window)

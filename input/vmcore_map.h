@@ -40,4 +40,11 @@ int vmcore_map_read(struct vmcore_map *map, void *buf, size_t len, uint64_t offs
 
 void vmcore_map_free(struct vmcore_map *map);
 
+/*
+ * In a forked process that set SIGBUS back to SIG_DFL (an extension's
+ * child, whose own faults must kill it): catches SIGBUS in the copies out
+ * of a mapping again, any other SIGBUS keeping that action.
+ */
+void vmcore_map_catch_sigbus_again(void);
+
 #endif

@@ -5,15 +5,19 @@
  * a page that faults (here: a file cut short under its mapping, where the
  * kernel sends SIGBUS as it does for a poisoned page of /proc/vmcore) is
  * an error returned, not a dead process, and the pages before it still
- * read; a pipe cannot be mapped; input_map_procfs() leaves a regular file
- * to pread().
+ * read, also in a forked child that set SIGBUS back to SIG_DFL (as an
+ * extension's does), where a SIGBUS outside a copy still kills; a pipe
+ * cannot be mapped; input_map_procfs() leaves a regular file to pread().
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "input/dump_input.h"
@@ -76,6 +80,36 @@ int main(void)
 	check(vmcore_map_read(map, data, 100, window) == 0 && data[99] == pattern(window + 99),
 	      "the bytes before the cut still read");
 	check(vmcore_map_read(map, data, page, window + page) == -EFAULT, "and the fault again");
+
+	/*
+	 * Children as an extension's: SIGBUS set to SIG_DFL, then caught
+	 * again.  A fault in a copy is returned (exit status 3); a fault of
+	 * the child's own, in a mapping of its own, kills it.
+	 */
+	int status = 0;
+	pid_t child = fork();
+
+	if (child == 0) {
+		signal(SIGBUS, SIG_DFL);
+		vmcore_map_catch_sigbus_again();
+		_exit(vmcore_map_read(map, data, page, window + page) == -EFAULT ? 3 : 1);
+	}
+	check(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 3, "a child with SIGBUS reset and caught again: -EFAULT");
+	child = fork();
+	if (child == 0) {
+		volatile unsigned char *own;
+
+		signal(SIGBUS, SIG_DFL);
+		vmcore_map_catch_sigbus_again();
+		own = mmap(NULL, 2 * window, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (own == MAP_FAILED)
+			_exit(1);
+		(void)own[window + page];
+		_exit(2);
+	}
+	check(child > 0 && waitpid(child, &status, 0) == child && WIFSIGNALED(status) &&
+	      WTERMSIG(status) == SIGBUS, "and a fault of its own kills it with SIGBUS");
 	vmcore_map_free(map);
 
 	check(pipe(pipefd) == 0 && vmcore_map_new(pipefd[0], size, window) == NULL,
