@@ -63,9 +63,11 @@ done
 # one.  strace counts the threads the process makes.
 if ! command -v strace >/dev/null; then
 	skip compress-one-cpu-inline "strace is not installed"
+	skip compress-raw-inline "strace is not installed"
 elif [ -n "$MDF_SANITIZE" ]; then
 	# LeakSanitizer clones a thread of its own at exit to look for leaks.
 	skip compress-one-cpu-inline "a sanitizer build starts threads of its own"
+	skip compress-raw-inline "a sanitizer build starts threads of its own"
 else
 	taskset -c 0 strace -f -qq -e trace=clone,clone3 -o "$WORK/one-cpu.strace" \
 		"$MDF" -f -l -d 31 --no-extensions "$dump" "$WORK/one-cpu.kdump" >"$WORK/one-cpu.log" 2>&1
