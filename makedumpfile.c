@@ -544,14 +544,16 @@ static long usable_cpus(void)
  */
 static unsigned int compression_threads(const struct mdf_options *opt)
 {
-	long cpus = usable_cpus();
-	uint64_t available = mem_available_kib();
+	long cpus;
+	uint64_t available;
 	unsigned int threads;
 
 	if (opt->num_threads_set)
 		return (unsigned int)opt->num_threads;
 	if ((enum mdf_codec)opt->codec == CODEC_NONE)
 		return 0;
+	cpus = usable_cpus();
+	available = mem_available_kib();
 	threads = cpus > 1 ? (unsigned int)(cpus > 64 ? 64 : cpus) : 0;
 	if (available && threads > available / (16 << 10))
 		threads = (unsigned int)(available / (16 << 10));
