@@ -58,9 +58,28 @@ for codec in lzo:-l snappy:-p zstd:-z; do
 	rm -f "$WORK/compress-7.2-qemu-${codec%:*}".*
 done
 
+# no_threads NAME WHAT COMMAND...: passes when COMMAND, run under strace,
+# writes $WORK/NAME.kdump and starts no thread (WHAT says for what).
+no_threads() {
+	local name=$1 what=$2 clones
+	shift 2
+	strace -f -qq -e trace=clone,clone3 -o "$WORK/$name.strace" \
+		"$@" "$WORK/$name.kdump" >"$WORK/$name.log" 2>&1
+	clones=$(grep -c 'clone' "$WORK/$name.strace")
+	if [ ! -s "$WORK/$name.kdump" ]; then
+		fail "$name" "the run failed: $(tail -n 2 "$WORK/$name.log")"
+	elif [ "$clones" -ne 0 ]; then
+		fail "$name" "$clones threads or processes started $what"
+	else
+		pass "$name"
+	fi
+	rm -f "$WORK/$name".*
+}
+
 # Pinned to one CPU (taskset, as nr_cpus=1 in a kdump kernel), no
 # compression thread is started: they would only take turns with the main
-# one.  strace counts the threads the process makes.
+# one.  Pages stored raw take none either, whatever the CPUs.  strace
+# counts the threads the process makes.
 if ! command -v strace >/dev/null; then
 	skip compress-one-cpu-inline "strace is not installed"
 	skip compress-raw-inline "strace is not installed"
@@ -69,32 +88,12 @@ elif [ -n "$MDF_SANITIZE" ]; then
 	skip compress-one-cpu-inline "a sanitizer build starts threads of its own"
 	skip compress-raw-inline "a sanitizer build starts threads of its own"
 else
-	taskset -c 0 strace -f -qq -e trace=clone,clone3 -o "$WORK/one-cpu.strace" \
-		"$MDF" -f -l -d 31 --no-extensions "$dump" "$WORK/one-cpu.kdump" >"$WORK/one-cpu.log" 2>&1
-	clones=$(grep -c 'clone' "$WORK/one-cpu.strace")
-	if [ ! -s "$WORK/one-cpu.kdump" ]; then
-		fail compress-one-cpu-inline "the pinned run failed: $(tail -n 2 "$WORK/one-cpu.log")"
-	elif [ "$clones" -ne 0 ]; then
-		fail compress-one-cpu-inline "$clones threads or processes started on one CPU"
-	else
-		pass compress-one-cpu-inline
-	fi
-	rm -f "$WORK/one-cpu".*
-	# Pages stored raw take no compression thread, whatever the CPUs.
+	no_threads compress-one-cpu-inline "on one CPU" \
+		taskset -c 0 "$MDF" -f -l -d 31 --no-extensions "$dump"
 	if [ "$(nproc)" -lt 2 ]; then
 		skip compress-raw-inline "one CPU: no thread would be started anyway"
 	else
-		strace -f -qq -e trace=clone,clone3 -o "$WORK/raw.strace" \
-			"$MDF" -f -d 31 --no-extensions "$dump" "$WORK/raw.kdump" >"$WORK/raw.log" 2>&1
-		clones=$(grep -c 'clone' "$WORK/raw.strace")
-		if [ ! -s "$WORK/raw.kdump" ]; then
-			fail compress-raw-inline "the run failed: $(tail -n 2 "$WORK/raw.log")"
-		elif [ "$clones" -ne 0 ]; then
-			fail compress-raw-inline "$clones threads started for pages stored raw"
-		else
-			pass compress-raw-inline
-		fi
-		rm -f "$WORK/raw".*
+		no_threads compress-raw-inline "for pages stored raw" "$MDF" -f -d 31 --no-extensions "$dump"
 	fi
 fi
 
