@@ -37,7 +37,7 @@ if [ -n "$UPSTREAM" ]; then
 		[ -s "$input" ] || continue
 		name=$(basename "$input" .elf)
 		# Debian's makedumpfile reads its own architecture's dumps only.
-		case $name in *arm64*) continue ;; esac
+		case $name in *arm64* | *ppc64* | *s390x* | *riscv64*) continue ;; esac
 		for level in 0 1 2 4 8 16 31; do
 			out=$FIXTURES/upstream/$name.d$level.kdump
 			[ -s "$out" ] && [ "$out" -nt "$input" ] && continue
