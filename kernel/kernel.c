@@ -787,8 +787,12 @@ static struct mdf_error *write_symbol(void *ctx, const struct ksym *sym)
 	return written < 0 ? mdf_error_code(-errno) : NULL;
 }
 
-/* Says, as a comment before the symbols, what was found by searching the kernel image. */
-static struct mdf_error *write_search_note(const struct kernel *k, FILE *out)
+/*
+ * Says on stderr what was found by searching the kernel image, so that a
+ * reader of the listing knows its data symbols are not the kernel's own
+ * while the listing stays /proc/kallsyms' format, line for line.
+ */
+static void warn_of_search(const struct kernel *k)
 {
 	static const struct {
 		enum image_fallback which;
@@ -805,7 +809,7 @@ static struct mdf_error *write_search_note(const struct kernel *k, FILE *out)
 	for (size_t i = 0; i < sizeof(searches) / sizeof(searches[0]); i++)
 		total += !!(k->found_by_search & searches[i].which);
 	if (!total)
-		return NULL;
+		return;
 	for (size_t i = 0; i < sizeof(searches) / sizeof(searches[0]); i++) {
 		if (!(k->found_by_search & searches[i].which))
 			continue;
@@ -813,10 +817,8 @@ static struct mdf_error *write_search_note(const struct kernel *k, FILE *out)
 		strcat(found, n == 1 ? "" : n == total ? " and " : ", ");
 		strcat(found, searches[i].what);
 	}
-	if (fprintf(out, "# kallsyms lack data symbols (no CONFIG_KALLSYMS_ALL): %s found by searching "
-		    "the kernel image\n", found) < 0)
-		return mdf_error_code(-errno);
-	return NULL;
+	msg_warn("kallsyms lack data symbols (no CONFIG_KALLSYMS_ALL): %s found by searching the "
+		 "kernel image", found);
 }
 
 struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
@@ -829,7 +831,7 @@ struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 	if (!err && mdf_error_drop(kernel_modules(k, &mods)))
 		mods = NULL;
 	if (!err)
-		err = write_search_note(k, out);
+		warn_of_search(k);
 	if (!err)
 		err = kallsyms_for_each(ks, write_symbol, out);
 	if (!err && mods)

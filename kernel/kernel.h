@@ -103,7 +103,9 @@ void kernel_release_btf(struct kernel *k);
  * Writes the kernel's and the modules' symbols as /proc/kallsyms does:
  * "%016lx %c %s\n" for the kernel's, "%016lx %c %s\t[%s]\n" for a
  * module's.  Without module symbols (kernel_modules says why), the
- * kernel's alone.
+ * kernel's alone.  Where the kernel's kallsyms have no data symbols and
+ * some were found by searching the image, a warning says so on stderr:
+ * the listing itself stays /proc/kallsyms' format.
  */
 struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out);
 

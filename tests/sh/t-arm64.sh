@@ -119,14 +119,13 @@ for guest in 6.1-arm64-qemu 6.1-arm64-kdump; do
 	check "arm64-vtop-$guest" $PYTHON "$PROJECT/tests/py/arm64vtop.py" "$TOOLS/dumpread" "$dump" "$vi" "$facts"
 
 	if "$MDF" -f --message-level 31 --dump-kallsyms "$dump" "$t/kallsyms" >"$t/kallsyms.out" 2>&1; then
-		grep -v '^#' "$t/kallsyms" >"$t/kallsyms.lines"
-		same "arm64-kallsyms-$guest" "$t/kallsyms.lines" "$facts/kallsyms.txt"
-		if [ "$(head -n 1 "$t/kallsyms")" = "# kallsyms lack data symbols (no CONFIG_KALLSYMS_ALL): vmlinux BTF and the modules list found by searching the kernel image" ] &&
+		same "arm64-kallsyms-$guest" "$t/kallsyms" "$facts/kallsyms.txt"
+		if grep -qx "makedumpfile: warning: kallsyms lack data symbols (no CONFIG_KALLSYMS_ALL): vmlinux BTF and the modules list found by searching the kernel image" "$t/kallsyms.out" &&
 			grep -q '^vmlinux BTF found by its header in the kernel image' "$t/kallsyms.out" &&
 			grep -q '^the modules list found in the kernel image at 0x[0-9a-f]*: 18 struct modules' "$t/kallsyms.out"; then
 			pass "arm64-kallsyms-fallback-said-$guest"
 		else
-			fail "arm64-kallsyms-fallback-said-$guest" "$(head -n 1 "$t/kallsyms"); $(grep -i 'image' "$t/kallsyms.out" | head -n 3)"
+			fail "arm64-kallsyms-fallback-said-$guest" "$(grep -i 'image' "$t/kallsyms.out" | head -n 3)"
 		fi
 	else
 		fail "arm64-kallsyms-$guest" "$(tail -n 3 "$t/kallsyms.out")"
