@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_memory_cache: memory/reader.c's page cache (256 slots, direct
+ * test_memory_reader: memory/reader.c's page cache (256 slots, direct
  * mapped by pfn), on a generated dump whose marker pages hold known
  * bytes: the marker of their kind, "pfn=0x<pfn>;", then 'X' to the end
  * (tests/gen/README.md), built here from the facts file.
@@ -329,7 +329,7 @@ int main(void)
 	struct mdf_error *err;
 
 	msg_set_level(ML_ERROR);
-	dir = unit_workdir("test_memory_cache");
+	dir = unit_workdir("test_memory_reader");
 	if (!dir)
 		return unit_exit_status();
 	snprintf(elf, sizeof(elf), "%s/cache.elf", dir);

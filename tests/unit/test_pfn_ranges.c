@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_erase_info: extension pfn ranges.  Random overlapping ranges are
+ * test_pfn_ranges: extension pfn ranges.  Random overlapping ranges are
  * registered, merged and looked up with a cursor, in ascending order and
  * after a restart; every answer must equal a plain bitmap's.  Ranges in
  * the orders that trouble a sort (descending, equal, sawtooth, organ pipe,
