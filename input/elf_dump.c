@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input/dump_format.h"
 #include "input/dump_input.h"
 #include "input/elf_notes.h"
 #include "util/message.h"
@@ -348,7 +349,7 @@ static struct mdf_error *check_ident(const struct dump_input *in)
 	return NULL;
 }
 
-struct mdf_error *elf_input_open(struct dump_input *in)
+static struct mdf_error *elf_input_open(struct dump_input *in)
 {
 	struct elf_input *ei;
 	struct mdf_error *err;
@@ -439,3 +440,15 @@ out:
 		elf_end(elf);
 	return err;
 }
+
+/* Any file with the ELF magic: its open says what else is wrong with it. */
+static bool elf_probe(struct dump_input *in, const unsigned char *head, size_t len)
+{
+	(void)in;
+	return len >= SELFMAG && !memcmp(head, ELFMAG, SELFMAG);
+}
+
+const struct dump_format elf_dump_format = {
+	.probe = elf_probe,
+	.open = elf_input_open,
+};

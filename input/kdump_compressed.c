@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "codec/codec.h"
+#include "input/dump_format.h"
 #include "input/dump_input.h"
 #include "input/kdump_format.h"
 #include "util/message.h"
@@ -538,7 +539,7 @@ static void use_page_size(struct dump_input *in, struct kdump_input *kd)
 		  in->path, kd->block_size, 1u << kd->block_shift, page);
 }
 
-struct mdf_error *kdump_input_open(struct dump_input *in)
+static struct mdf_error *kdump_input_open(struct dump_input *in)
 {
 	struct kdump_disk_header dh;
 	struct kdump_sub_header sh;
@@ -625,3 +626,14 @@ struct mdf_error *kdump_input_open(struct dump_input *in)
 	use_page_size(in, kd);
 	return NULL;
 }
+
+static bool kdump_probe(struct dump_input *in, const unsigned char *head, size_t len)
+{
+	(void)in;
+	return len >= KDUMP_SIGNATURE_LEN && !memcmp(head, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN);
+}
+
+const struct dump_format kdump_compressed_format = {
+	.probe = kdump_probe,
+	.open = kdump_input_open,
+};
