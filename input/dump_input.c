@@ -23,8 +23,9 @@ bool input_map_procfs(struct dump_input *in)
 {
 	struct statfs fs;
 
+	/* Where the mapping does not work, pread() serves as well: why is not worth saying. */
 	if (!in->map && fstatfs(in->fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC)
-		in->map = vmcore_map_new(in->fd, in->file_size, MAP_WINDOW);
+		mdf_error_drop(vmcore_map_new(in->fd, in->file_size, MAP_WINDOW, &in->map));
 	return in->map != NULL;
 }
 
@@ -33,7 +34,7 @@ struct mdf_error *input_pread(struct dump_input *in, void *buf, size_t len, uint
 	size_t done = 0;
 
 	/* What the mapping cannot give, read() says why. */
-	if (in->map && vmcore_map_read(in->map, buf, len, offset) == 0)
+	if (in->map && !mdf_error_drop(vmcore_map_read(in->map, buf, len, offset)))
 		return NULL;
 
 	while (done < len) {

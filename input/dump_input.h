@@ -40,10 +40,11 @@ struct input_ops {
 	 * Optional: where the file holds the @count whole pages from frame
 	 * @pfn on, one after the other (*@offset), for bulk reads (BTF,
 	 * symbol tables) in one call or one mapping rather than page by page.
-	 * -EAGAIN when they are not simply all there: the caller then reads
-	 * a page at a time.
+	 * &mdf_error_not_contiguous when they are not simply all there: the
+	 * caller then reads a page at a time.
 	 */
-	int (*file_offset)(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset);
+	struct mdf_error *(*file_offset)(struct dump_input *in, uint64_t pfn, uint64_t count,
+					 uint64_t *offset);
 	/*
 	 * Clears in @bitmap (bit i is pfn start_pfn + i, start_pfn a multiple
 	 * of 8) the pfns that lie in a range but whose data the dump does not

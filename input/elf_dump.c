@@ -116,7 +116,8 @@ static struct mdf_error *read_whole_page(struct dump_input *in, struct elf_input
 }
 
 /* A run of pages that one segment's file data holds whole. */
-static int elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset)
+static struct mdf_error *elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count,
+					 uint64_t *offset)
 {
 	struct elf_input *ei = in->priv;
 	uint64_t start = pfn * in->page_size, len = count * in->page_size;
@@ -124,9 +125,9 @@ static int elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count, 
 
 	if (lo == ei->nr_segments || ei->segments[lo].phys_start > start ||
 	    start + len > ei->segments[lo].phys_start + ei->segments[lo].file_size)
-		return -EAGAIN;
+		return &mdf_error_not_contiguous;
 	*offset = ei->segments[lo].file_offset + (start - ei->segments[lo].phys_start);
-	return 0;
+	return NULL;
 }
 
 static int compare_segments(const void *a, const void *b)

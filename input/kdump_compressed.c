@@ -290,11 +290,10 @@ static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdum
 				 ": data at 0x%" PRIx64 " (%" PRIu32 " bytes) is outside the page data area "
 				 "0x%" PRIx64 "-0x%" PRIx64, in->path, pfn, pos, (uint64_t)pd->offset,
 				 pd->size, kd->data_offset, in->file_size);
-	if (kdump_codec_of_flags(pd->flags, codec))
-		return mdf_error(-MDF_ECORRUPT,
-				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
-				 ": flags 0x%" PRIx32 " name more than one compression", in->path, pfn,
-				 pos, pd->flags);
+	err = kdump_codec_of_flags(pd->flags, codec);
+	if (err)
+		return mdf_error_wrap(err, "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64,
+				      in->path, pfn, pos);
 	if (*codec == CODEC_NONE && pd->size != block)
 		return mdf_error(-MDF_ECORRUPT,
 				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64

@@ -91,8 +91,8 @@ static void fuzz_dump_optional_ops(struct dump_input *in)
 		return;
 	start = in->ranges[0].start / in->page_size;
 	if (in->ops->file_offset) {
-		fuzz_dump_sink += in->ops->file_offset(in, start, 1, &offset);
-		fuzz_dump_sink += in->ops->file_offset(in, start, 64, &offset);
+		fuzz_dump_sink += mdf_error_drop(in->ops->file_offset(in, start, 1, &offset));
+		fuzz_dump_sink += mdf_error_drop(in->ops->file_offset(in, start, 64, &offset));
 	}
 	if (in->ops->clear_missing) {
 		memset(bitmap, 0xff, sizeof(bitmap));
