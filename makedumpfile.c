@@ -28,7 +28,6 @@
 #include "extension/host.h"
 #include "input/dump_input.h"
 #include "input/kdump_format.h"
-#include "input/kcore.h"
 #include "input/vmcoreinfo.h"
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
@@ -898,8 +897,8 @@ static int run_mem_usage(struct mdf_context *ctx)
 	struct mem_usage usage = { 0 };
 	int err;
 
-	/* /proc/kcore, or a vmcore: then start_job opens it as one. */
-	err = print_error(kcore_input_open(ctx->opt.vmcore, &ctx->input));
+	/* /proc/kcore, or a vmcore: start_job finds it open. */
+	err = print_error(input_open_live(ctx->opt.vmcore, &ctx->input));
 	if (err)
 		return err;
 	err = start_job(ctx, DL_MAX, false, &job);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Opening a dump: recognise the format by its signature and hand the file
- * to that format's opener.  Also the range bookkeeping the formats share.
+ * What the formats share: reading the file (through mmap windows for
+ * /proc/vmcore), the range bookkeeping, VMCOREINFO's copy, and closing.
+ * input_open.c picks the format; the formats call these.
  */
-#include <fcntl.h>
 #include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +23,9 @@ bool input_map_procfs(struct dump_input *in)
 {
 	struct statfs fs;
 
+	/* Where the mapping does not work, pread() serves as well: why is not worth saying. */
 	if (!in->map && fstatfs(in->fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC)
-		in->map = vmcore_map_new(in->fd, in->file_size, MAP_WINDOW);
+		mdf_error_drop(vmcore_map_new(in->fd, in->file_size, MAP_WINDOW, &in->map));
 	return in->map != NULL;
 }
 
@@ -33,7 +34,7 @@ struct mdf_error *input_pread(struct dump_input *in, void *buf, size_t len, uint
 	size_t done = 0;
 
 	/* What the mapping cannot give, read() says why. */
-	if (in->map && vmcore_map_read(in->map, buf, len, offset) == 0)
+	if (in->map && !mdf_error_drop(vmcore_map_read(in->map, buf, len, offset)))
 		return NULL;
 
 	while (done < len) {
@@ -175,56 +176,6 @@ const struct phys_range *input_find_range(const struct dump_input *in, uint64_t 
 			return &in->ranges[mid];
 	}
 	return NULL;
-}
-
-struct mdf_error *input_open(const char *path, struct dump_input **out)
-{
-	static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
-	unsigned char signature[16];
-	struct dump_input *in;
-	struct mdf_error *err;
-	struct stat st;
-	ssize_t got;
-
-	in = calloc(1, sizeof(*in));
-	if (!in)
-		return &mdf_error_enomem;
-	in->path = path;
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (in->fd < 0) {
-		err = mdf_error(-errno, "%s: cannot open: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (fstat(in->fd, &st) < 0) {
-		err = mdf_error(-errno, "%s: cannot stat: %s", path, strerror(errno));
-		goto fail;
-	}
-	in->file_size = (uint64_t)st.st_size;
-
-	got = pread(in->fd, signature, sizeof(signature), 0);
-	if (got < 0) {
-		err = mdf_error(-errno, "%s: cannot read: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (got >= 4 && !memcmp(signature, elf_magic, 4)) {
-		err = elf_input_open(in);
-	} else if (got >= 8 && !memcmp(signature, "KDUMP   ", 8)) {
-		err = kdump_input_open(in);
-	} else if (got >= 12 && !memcmp(signature, "makedumpfile", 12)) {
-		err = mdf_error(-EINVAL,
-				"%s: a flattened dump (makedumpfile -F): reassemble it first with "
-				"'makedumpfile -R FILE < %s'", path, path);
-	} else {
-		err = mdf_error(-EINVAL,
-				"%s: not a crash dump: no ELF or kdump-compressed signature", path);
-	}
-	if (err)
-		goto fail;
-	*out = in;
-	return NULL;
-fail:
-	input_close(in);
-	return err;
 }
 
 void input_close(struct dump_input *in)

@@ -4,9 +4,10 @@
  *
  * An input gives physical memory page by page, the list of physical ranges
  * it holds, the VMCOREINFO text and the ELF notes.  It knows nothing of what
- * a page is for.  One file implements each format: elf_input.c (kexec's
- * /proc/vmcore and QEMU's dump-guest-memory), kdump_input.c (kdump-compressed
- * files, whole or split).
+ * a page is for.  One file implements each format: elf_dump.c (kexec's
+ * /proc/vmcore and QEMU's dump-guest-memory), kdump_compressed.c
+ * (kdump-compressed files, whole or split), kcore.c (/proc/kcore);
+ * input_open.c holds their table (input/dump_format.h).
  */
 #ifndef MDF_INPUT_DUMP_INPUT_H
 #define MDF_INPUT_DUMP_INPUT_H
@@ -39,10 +40,11 @@ struct input_ops {
 	 * Optional: where the file holds the @count whole pages from frame
 	 * @pfn on, one after the other (*@offset), for bulk reads (BTF,
 	 * symbol tables) in one call or one mapping rather than page by page.
-	 * -EAGAIN when they are not simply all there: the caller then reads
-	 * a page at a time.
+	 * &mdf_error_not_contiguous when they are not simply all there: the
+	 * caller then reads a page at a time.
 	 */
-	int (*file_offset)(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset);
+	struct mdf_error *(*file_offset)(struct dump_input *in, uint64_t pfn, uint64_t count,
+					 uint64_t *offset);
 	/*
 	 * Clears in @bitmap (bit i is pfn start_pfn + i, start_pfn a multiple
 	 * of 8) the pfns that lie in a range but whose data the dump does not
@@ -97,8 +99,13 @@ struct dump_input {
 	void *priv;
 };
 
-/* Opens @path, recognising its format from its first bytes; the error says what is wrong with it. */
+/*
+ * Opens @path, a crash dump, recognising its format from its first bytes
+ * (input_open.c); the error says what is wrong with it.
+ */
 struct mdf_error *input_open(const char *path, struct dump_input **out);
+/* As input_open(), and a running system's memory too (/proc/kcore, or a copy): --mem-usage counts it. */
+struct mdf_error *input_open_live(const char *path, struct dump_input **out);
 void input_close(struct dump_input *in);
 
 static inline struct mdf_error *input_read_page(struct dump_input *in, uint64_t pfn, void *buf)
@@ -128,10 +135,6 @@ uint32_t input_vmcoreinfo_page_size(const struct dump_input *in, uint32_t fallba
  * "aarch64" when it has arm64's NUMBER(kimage_voffset), else "x86_64".
  */
 const char *input_vmcoreinfo_machine(const struct dump_input *in);
-
-/* Per-format openers, called by input_open() once it knows the format. */
-struct mdf_error *elf_input_open(struct dump_input *in);
-struct mdf_error *kdump_input_open(struct dump_input *in);
 
 /*
  * Helpers for the formats: keep ranges sorted and drop overlaps so that

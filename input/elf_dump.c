@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input/dump_format.h"
 #include "input/dump_input.h"
 #include "input/elf_notes.h"
 #include "util/message.h"
@@ -115,7 +116,8 @@ static struct mdf_error *read_whole_page(struct dump_input *in, struct elf_input
 }
 
 /* A run of pages that one segment's file data holds whole. */
-static int elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset)
+static struct mdf_error *elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count,
+					 uint64_t *offset)
 {
 	struct elf_input *ei = in->priv;
 	uint64_t start = pfn * in->page_size, len = count * in->page_size;
@@ -123,9 +125,9 @@ static int elf_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count, 
 
 	if (lo == ei->nr_segments || ei->segments[lo].phys_start > start ||
 	    start + len > ei->segments[lo].phys_start + ei->segments[lo].file_size)
-		return -EAGAIN;
+		return &mdf_error_not_contiguous;
 	*offset = ei->segments[lo].file_offset + (start - ei->segments[lo].phys_start);
-	return 0;
+	return NULL;
 }
 
 static int compare_segments(const void *a, const void *b)
@@ -348,7 +350,7 @@ static struct mdf_error *check_ident(const struct dump_input *in)
 	return NULL;
 }
 
-struct mdf_error *elf_input_open(struct dump_input *in)
+static struct mdf_error *elf_input_open(struct dump_input *in)
 {
 	struct elf_input *ei;
 	struct mdf_error *err;
@@ -439,3 +441,15 @@ out:
 		elf_end(elf);
 	return err;
 }
+
+/* Any file with the ELF magic: its open says what else is wrong with it. */
+static bool elf_probe(struct dump_input *in, const unsigned char *head, size_t len)
+{
+	(void)in;
+	return len >= SELFMAG && !memcmp(head, ELFMAG, SELFMAG);
+}
+
+const struct dump_format elf_dump_format = {
+	.probe = elf_probe,
+	.open = elf_input_open,
+};

@@ -1,26 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * /proc/kcore as a dump input; kcore_input.h says what is read.
+ * /proc/kcore as a dump input, for --mem-usage on a running system.
+ *
+ * kcore is an ELF core of the kernel's whole address space.  Its PT_LOADs
+ * that map memory (RAM through the direct map, the kernel image) carry
+ * physical addresses; the others (vmalloc, modules, vmemmap) have p_paddr
+ * -1, which no crash dump has, and which tells a kcore from a vmcore.
+ * Only the first kind is read, each physical page once.  On the running
+ * system (/proc/kcore itself) the crashkernel reservation of /proc/iomem
+ * is left out, as upstream leaves it out: a dump never holds it.
+ *
+ * VMCOREINFO is kcore's own note (kernels 4.19 and later); without it,
+ * /sys/kernel/vmcoreinfo gives the physical address of the kernel's note.
  *
  * The segments with a physical address are indexed by it, sorted, and
  * trimmed where they overlap (the kernel image is also in the direct map),
- * as elf_input.c does for a kexec dump; a page is read from the one
+ * as elf_dump.c does for a kexec dump; a page is read from the one
  * segment that holds it.
  */
 #include <elf.h>
 #include <endian.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "input/dump_format.h"
 #include "input/dump_input.h"
 #include "input/elf_notes.h"
 #include "input/elf_segments.h"
-#include "input/kcore.h"
 #include "util/message.h"
 #include "util/vec.h"
 
@@ -245,54 +253,44 @@ static struct mdf_error *read_sysfs_vmcoreinfo(struct dump_input *in)
 	return err;
 }
 
-/* A kcore is an ELF64 core with a PT_LOAD of no physical address. */
-static bool is_kcore(struct dump_input *in, struct elf_segments *segs)
+/*
+ * A kcore is an ELF64 core with a PT_LOAD of no physical address; the
+ * program headers say it, which takes reading them.
+ */
+static bool kcore_probe(struct dump_input *in, const unsigned char *head, size_t len)
 {
-	unsigned char ident[EI_NIDENT];
+	struct elf_segments segs;
 	Elf64_Half type;
+	bool kcore = false;
 
-	if (pread(in->fd, ident, sizeof(ident), 0) != (ssize_t)sizeof(ident) ||
-	    memcmp(ident, ELFMAG, SELFMAG) || ident[EI_CLASS] != ELFCLASS64 ||
-	    ident[EI_DATA] != ELFDATA2LSB ||
-	    pread(in->fd, &type, sizeof(type), offsetof(Elf64_Ehdr, e_type)) != sizeof(type) ||
-	    le16toh(type) != ET_CORE || mdf_error_drop(elf_segments_read(in, segs)))
+	if (len < sizeof(Elf64_Ehdr) || memcmp(head, ELFMAG, SELFMAG) ||
+	    head[EI_CLASS] != ELFCLASS64 || head[EI_DATA] != ELFDATA2LSB)
 		return false;
-	for (size_t i = 0; i < segs->nr_loads; i++)
-		if (segs->loads[i].p_paddr == NOT_PADDR)
-			return true;
-	elf_segments_free(segs);
-	return false;
+	memcpy(&type, head + offsetof(Elf64_Ehdr, e_type), sizeof(type));
+	if (le16toh(type) != ET_CORE || mdf_error_drop(elf_segments_read(in, &segs)))
+		return false;
+	for (size_t i = 0; i < segs.nr_loads && !kcore; i++)
+		kcore = segs.loads[i].p_paddr == NOT_PADDR;
+	elf_segments_free(&segs);
+	return kcore;
 }
 
-struct mdf_error *kcore_input_open(const char *path, struct dump_input **out)
+static struct mdf_error *kcore_input_open(struct dump_input *in)
 {
-	struct elf_segments segs = { 0 };
-	struct kcore_input *kc = NULL;
-	struct dump_input *in;
-	struct stat st;
-	struct mdf_error *err = NULL;
+	struct elf_segments segs;
+	struct kcore_input *kc;
+	struct mdf_error *err;
 
-	*out = NULL;
-	in = calloc(1, sizeof(*in));
-	if (!in)
-		return &mdf_error_enomem;
-	in->path = path;
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	/* Not one: input_open() says what is wrong with it. */
-	if (in->fd < 0 || fstat(in->fd, &st) < 0)
-		goto out;
-	in->file_size = (uint64_t)st.st_size;
-	if (!is_kcore(in, &segs))
-		goto out;
 	kc = calloc(1, sizeof(*kc));
-	if (!kc) {
-		err = &mdf_error_enomem;
-		goto out;
-	}
+	if (!kc)
+		return &mdf_error_enomem;
 	in->priv = kc;
 	in->ops = &kcore_ops;
 	in->page_size = X86_64_PAGE_SIZE;
 	in->machine = "x86_64";
+	err = elf_segments_read(in, &segs);
+	if (err)
+		return err;
 	err = index_segments(in, kc, &segs);
 	if (!err) {
 		/* The notes are kcore's own: the writer-facing copy of them. */
@@ -301,14 +299,15 @@ struct mdf_error *kcore_input_open(const char *path, struct dump_input **out)
 		segs.note_bytes = NULL;
 		err = find_vmcoreinfo(in, in->notes, in->notes_size);
 	}
-	if (!err && !in->vmcoreinfo && !strcmp(path, KCORE_PATH))
+	if (!err && !in->vmcoreinfo && !strcmp(in->path, KCORE_PATH))
 		err = read_sysfs_vmcoreinfo(in);
-	msg_debug("%s: read as kcore, %zu physical segments", path, kc->nr_segs);
-	if (!err)
-		*out = in;
-out:
+	msg_debug("%s: read as kcore, %zu physical segments", in->path, kc->nr_segs);
 	elf_segments_free(&segs);
-	if (!*out)
-		input_close(in);
 	return err;
 }
+
+const struct dump_format kcore_format = {
+	.probe = kcore_probe,
+	.open = kcore_input_open,
+	.live = true,
+};

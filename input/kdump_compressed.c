@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "codec/codec.h"
+#include "input/dump_format.h"
 #include "input/dump_input.h"
 #include "input/kdump_format.h"
 #include "util/message.h"
@@ -289,11 +290,10 @@ static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdum
 				 ": data at 0x%" PRIx64 " (%" PRIu32 " bytes) is outside the page data area "
 				 "0x%" PRIx64 "-0x%" PRIx64, in->path, pfn, pos, (uint64_t)pd->offset,
 				 pd->size, kd->data_offset, in->file_size);
-	if (kdump_codec_of_flags(pd->flags, codec))
-		return mdf_error(-MDF_ECORRUPT,
-				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
-				 ": flags 0x%" PRIx32 " name more than one compression", in->path, pfn,
-				 pos, pd->flags);
+	err = kdump_codec_of_flags(pd->flags, codec);
+	if (err)
+		return mdf_error_wrap(err, "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64,
+				      in->path, pfn, pos);
 	if (*codec == CODEC_NONE && pd->size != block)
 		return mdf_error(-MDF_ECORRUPT,
 				 "%s: page descriptor of pfn 0x%" PRIx64 " at offset 0x%" PRIx64
@@ -538,7 +538,7 @@ static void use_page_size(struct dump_input *in, struct kdump_input *kd)
 		  in->path, kd->block_size, 1u << kd->block_shift, page);
 }
 
-struct mdf_error *kdump_input_open(struct dump_input *in)
+static struct mdf_error *kdump_input_open(struct dump_input *in)
 {
 	struct kdump_disk_header dh;
 	struct kdump_sub_header sh;
@@ -625,3 +625,14 @@ struct mdf_error *kdump_input_open(struct dump_input *in)
 	use_page_size(in, kd);
 	return NULL;
 }
+
+static bool kdump_probe(struct dump_input *in, const unsigned char *head, size_t len)
+{
+	(void)in;
+	return len >= KDUMP_SIGNATURE_LEN && !memcmp(head, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN);
+}
+
+const struct dump_format kdump_compressed_format = {
+	.probe = kdump_probe,
+	.open = kdump_input_open,
+};

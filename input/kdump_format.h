@@ -22,11 +22,12 @@
 #ifndef MDF_INPUT_KDUMP_FORMAT_H
 #define MDF_INPUT_KDUMP_FORMAT_H
 
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "codec/codec.h"
-#include "util/message.h"
+#include "util/error.h"
 
 #define KDUMP_SIGNATURE "KDUMP   "
 #define KDUMP_SIGNATURE_LEN 8
@@ -66,28 +67,29 @@ static inline uint32_t kdump_codec_flag(enum mdf_codec codec)
 
 /*
  * The codec named by the DUMP_DH_COMPRESSED_* bits of @flags (other bits
- * are ignored).  Returns -MDF_ECORRUPT when more than one is set.
+ * are ignored); an error of -MDF_ECORRUPT when more than one is set.
  */
-static inline int kdump_codec_of_flags(uint32_t flags, enum mdf_codec *codec)
+static inline struct mdf_error *kdump_codec_of_flags(uint32_t flags, enum mdf_codec *codec)
 {
 	switch (flags & DUMP_DH_COMPRESSED_MASK) {
 	case 0:
 		*codec = CODEC_NONE;
-		return 0;
+		return NULL;
 	case DUMP_DH_COMPRESSED_ZLIB:
 		*codec = CODEC_ZLIB;
-		return 0;
+		return NULL;
 	case DUMP_DH_COMPRESSED_LZO:
 		*codec = CODEC_LZO;
-		return 0;
+		return NULL;
 	case DUMP_DH_COMPRESSED_SNAPPY:
 		*codec = CODEC_SNAPPY;
-		return 0;
+		return NULL;
 	case DUMP_DH_COMPRESSED_ZSTD:
 		*codec = CODEC_ZSTD;
-		return 0;
+		return NULL;
 	default:
-		return -MDF_ECORRUPT;
+		return mdf_error(-MDF_ECORRUPT, "flags 0x%" PRIx32 " name more than one compression",
+				 flags);
 	}
 }
 

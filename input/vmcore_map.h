@@ -21,22 +21,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct mdf_error;
 struct vmcore_map;
 
 /*
  * A reader of the first @file_size bytes of @fd (left open, not owned) in
- * windows of @window bytes, a multiple of the page size; NULL when mmap()
- * does not work on @fd (errno says why) or memory is short.
+ * windows of @window bytes, a multiple of the page size, in *@out; an
+ * error (*@out NULL) when mmap() does not work on @fd or memory is short.
  */
-struct vmcore_map *vmcore_map_new(int fd, uint64_t file_size, size_t window);
+struct mdf_error *vmcore_map_new(int fd, uint64_t file_size, size_t window, struct vmcore_map **out);
 
 /*
- * Copies @len bytes at file offset @offset into @buf.  Returns 0, or
- * -EFAULT when a page of them faulted, -ERANGE past the file's end, or
+ * Copies @len bytes at file offset @offset into @buf.  The error's code
+ * is -EFAULT when a page of them faulted, -ERANGE past the file's end, or
  * -errno of an mmap() that failed: then @buf holds nothing that counts,
  * and the caller reads the bytes some other way.  One thread at a time.
  */
-int vmcore_map_read(struct vmcore_map *map, void *buf, size_t len, uint64_t offset);
+struct mdf_error *vmcore_map_read(struct vmcore_map *map, void *buf, size_t len, uint64_t offset);
 
 void vmcore_map_free(struct vmcore_map *map);
 

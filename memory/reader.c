@@ -207,10 +207,13 @@ static struct mdf_error *page_run(struct memory *mem, uint64_t vaddr, size_t max
 		n++;
 	if (n < 2)
 		return NULL;
+	err = mem->in->ops->file_offset(mem->in, first >> mem->page_shift, n, offset);
 	/* Not simply all there in one piece: a page at a time, then. */
-	if (!mem->in->ops->file_offset(mem->in, first >> mem->page_shift, n, offset))
+	if (err == &mdf_error_not_contiguous)
+		return NULL;
+	if (!err)
 		*pages = n;
-	return NULL;
+	return err;
 }
 
 /*

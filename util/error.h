@@ -29,6 +29,8 @@ extern struct mdf_error mdf_error_enomem;
 extern struct mdf_error mdf_error_excluded;    /* -MDF_EEXCLUDED */
 extern struct mdf_error mdf_error_not_dumped;  /* -MDF_ENOTDUMPED */
 extern struct mdf_error mdf_error_unmapped;    /* -MDF_EUNMAPPED */
+/* -EAGAIN: pages asked for in one piece of the file are not all there in one: read them one by one. */
+extern struct mdf_error mdf_error_not_contiguous;
 
 /* A new error of @code (negative) saying @fmt; never NULL. */
 struct mdf_error *mdf_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

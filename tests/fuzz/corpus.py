@@ -13,7 +13,8 @@ bitmaps, tables) and a few pages:
 
   elf_input    mkvmcore's kexec, QEMU and 5-level dumps, makedumpfile -E's and
                arm64 dumps in three page sizes, each PT_LOAD cut to its first
-               pages plus the page-table pages that translate a few symbols
+               pages plus the page-table pages that translate a few symbols;
+               the kexec one also as a kcore (tests/py/mkkcore.py)
   kdump_input  makedumpfile -l, -c, -p, -z and uncompressed at -d 31, a
                --split part, and QEMU's 64 KiB-block form of an arm64 dump,
                keeping the descriptors and data of a few pages and of the
@@ -359,6 +360,8 @@ def main():
 
     for name in ('kexec', 'qemu', 'paging5'):
         write_seed(out, 'elf_input', name + '.elf', shrink_elf(Elf(path[name]), vi[name], 2, False))
+    run(sys.executable, os.path.join(PROJECT, 'tests', 'py', 'mkkcore.py'),
+        os.path.join(out, 'elf_input', 'kexec.elf'), os.path.join(out, 'elf_input', 'kexec-kcore.elf'))
     # arm64 (mkvmcore --arch arm64): 4K pages and 4 levels, 16K and 3, 64K and 2.
     for pages, va_bits in (('4K', '48'), ('16K', '47'), ('64K', '42')):
         name = 'arm64-%s-va%s' % (pages, va_bits)

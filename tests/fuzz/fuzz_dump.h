@@ -91,8 +91,8 @@ static void fuzz_dump_optional_ops(struct dump_input *in)
 		return;
 	start = in->ranges[0].start / in->page_size;
 	if (in->ops->file_offset) {
-		fuzz_dump_sink += in->ops->file_offset(in, start, 1, &offset);
-		fuzz_dump_sink += in->ops->file_offset(in, start, 64, &offset);
+		fuzz_dump_sink += mdf_error_drop(in->ops->file_offset(in, start, 1, &offset));
+		fuzz_dump_sink += mdf_error_drop(in->ops->file_offset(in, start, 64, &offset));
 	}
 	if (in->ops->clear_missing) {
 		memset(bitmap, 0xff, sizeof(bitmap));
@@ -144,8 +144,12 @@ static void fuzz_dump_vmcoreinfo(struct dump_input *in)
 	vmcoreinfo_free(vi);
 }
 
-/* Opens @data as a dump unless it lacks @signature; -1 tells libFuzzer to keep no such input. */
-static int fuzz_dump_one(const uint8_t *data, size_t size, const char *signature, size_t signature_len)
+/*
+ * Opens @data with @open unless it lacks @signature; -1 tells libFuzzer
+ * to keep no such input.
+ */
+static int fuzz_dump_one(const uint8_t *data, size_t size, const char *signature, size_t signature_len,
+			 struct mdf_error *(*open)(const char *path, struct dump_input **out))
 {
 	struct dump_input *in = NULL;
 	struct mdf_error *err;
@@ -155,7 +159,7 @@ static int fuzz_dump_one(const uint8_t *data, size_t size, const char *signature
 	if (size < signature_len || memcmp(data, signature, signature_len))
 		return -1;
 	fd = fuzz_memfd(data, size, path);
-	err = input_open(path, &in);
+	err = open(path, &in);
 	if (!err) {
 		fuzz_dump_notes(in);
 		fuzz_dump_pages(in);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_elf_input: the ELF dump reader (input/elf_dump.c) through
- * input_open(), on inputs that start with the ELF magic: kexec's and
- * QEMU's layouts, makedumpfile -E's.  fuzz_dump.h says what is read.
+ * input_open_live(), on inputs that start with the ELF magic: kexec's and
+ * QEMU's layouts, makedumpfile -E's, and those with a PT_LOAD of no
+ * physical address, which the kcore reader (input/kcore.c) takes, as
+ * --mem-usage has it take them.  fuzz_dump.h says what is read.
  */
 #include <elf.h>
 
@@ -18,5 +20,5 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	return fuzz_dump_one(data, size, ELFMAG, SELFMAG);
+	return fuzz_dump_one(data, size, ELFMAG, SELFMAG, input_open_live);
 }

@@ -18,5 +18,5 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	return fuzz_dump_one(data, size, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN);
+	return fuzz_dump_one(data, size, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN, input_open);
 }

@@ -70,7 +70,8 @@ static struct mdf_error *counting_read_page(struct dump_input *in, uint64_t pfn,
 	return real_ops->read_page(in, pfn, buf);
 }
 
-static int counting_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count, uint64_t *offset)
+static struct mdf_error *counting_file_offset(struct dump_input *in, uint64_t pfn, uint64_t count,
+					      uint64_t *offset)
 {
 	file_offset_calls++;
 	return real_ops->file_offset(in, pfn, count, offset);

@@ -33,7 +33,7 @@ static bool same_as_pread(int fd, struct vmcore_map *map, uint64_t offset, size_
 {
 	unsigned char *want = malloc(len), *got = malloc(len);
 	bool same = want && got && pread(fd, want, len, (off_t)offset) == (ssize_t)len &&
-		    vmcore_map_read(map, got, len, offset) == 0 && !memcmp(want, got, len);
+		    !mdf_error_drop(vmcore_map_read(map, got, len, offset)) && !memcmp(want, got, len);
 
 	free(want);
 	free(got);
@@ -61,8 +61,7 @@ int main(void)
 		return 1;
 	}
 
-	map = vmcore_map_new(fd, size, window);
-	check(map != NULL, "a regular file maps");
+	check(!vmcore_map_new(fd, size, window, &map), "a regular file maps");
 	if (!map)
 		return unit_exit_status();
 	check(same_as_pread(fd, map, 0, page), "the first page");
@@ -70,16 +69,18 @@ int main(void)
 	check(same_as_pread(fd, map, 10, 3 * window), "three windows' worth in one read");
 	check(same_as_pread(fd, map, size - 1000, 1000), "the file's last bytes, past the last window");
 	check(same_as_pread(fd, map, page, page), "back to an earlier window");
-	check(vmcore_map_read(map, &byte, 2, size - 1) == -ERANGE, "a read past the end: -ERANGE");
+	check(mdf_error_drop(vmcore_map_read(map, &byte, 2, size - 1)) == -ERANGE,
+	      "a read past the end: -ERANGE");
 
 	/* The second window mapped, then the file cut inside its first page. */
 	check(same_as_pread(fd, map, window, 8), "the second window mapped");
 	check(ftruncate(fd, (off_t)(window + 100)) == 0, "the file cut short");
-	check(vmcore_map_read(map, data, page, window + page) == -EFAULT,
+	check(mdf_error_drop(vmcore_map_read(map, data, page, window + page)) == -EFAULT,
 	      "a page past the cut faults: -EFAULT, the process lives");
-	check(vmcore_map_read(map, data, 100, window) == 0 && data[99] == pattern(window + 99),
+	check(!mdf_error_drop(vmcore_map_read(map, data, 100, window)) && data[99] == pattern(window + 99),
 	      "the bytes before the cut still read");
-	check(vmcore_map_read(map, data, page, window + page) == -EFAULT, "and the fault again");
+	check(mdf_error_drop(vmcore_map_read(map, data, page, window + page)) == -EFAULT,
+	      "and the fault again");
 
 	/*
 	 * Children as an extension's: SIGBUS set to SIG_DFL, then caught
@@ -92,7 +93,7 @@ int main(void)
 	if (child == 0) {
 		signal(SIGBUS, SIG_DFL);
 		vmcore_map_catch_sigbus_again();
-		_exit(vmcore_map_read(map, data, page, window + page) == -EFAULT ? 3 : 1);
+		_exit(mdf_error_drop(vmcore_map_read(map, data, page, window + page)) == -EFAULT ? 3 : 1);
 	}
 	check(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
 	      WEXITSTATUS(status) == 3, "a child with SIGBUS reset and caught again: -EFAULT");
@@ -112,8 +113,8 @@ int main(void)
 	      WTERMSIG(status) == SIGBUS, "and a fault of its own kills it with SIGBUS");
 	vmcore_map_free(map);
 
-	check(pipe(pipefd) == 0 && vmcore_map_new(pipefd[0], size, window) == NULL,
-	      "a pipe does not map");
+	check(pipe(pipefd) == 0 && mdf_error_drop(vmcore_map_new(pipefd[0], size, window, &map)) &&
+	      map == NULL, "a pipe does not map");
 
 	struct dump_input in = { .fd = fd, .file_size = window + 100 };
 
