@@ -28,7 +28,6 @@
 #include "kernel/walkers.h"
 
 struct btf;
-struct btf_type;
 struct btf_info;
 struct erase_set;
 struct kernel;
@@ -143,7 +142,6 @@ struct ctype_member {
 };
 
 struct ctype ctype_strip(struct ctype t);
-const struct btf_type *ctype_btf_type(struct ctype t);
 bool ctype_is_ptr(struct ctype t);
 /* What the pointer @t points to. */
 struct ctype ctype_pointee(struct ctype t);

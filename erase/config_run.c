@@ -234,7 +234,7 @@ static struct mdf_error *run_statement(struct resolver *r, const struct stmt *s)
 	return err;
 }
 
-/* Whether the module section of @s can run: its module is loaded.  Module symbols are read once, if needed. */
+/* Whether @s can run: it names vmlinux, or a module loaded (module symbols read once, if needed). */
 static bool module_loaded(struct resolver *r, const struct stmt *s)
 {
 	if (!s->module)

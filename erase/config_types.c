@@ -36,7 +36,7 @@ struct ctype ctype_strip(struct ctype t)
 }
 
 /* The BTF type of a stripped type that is no added pointer, or NULL (void too). */
-const struct btf_type *ctype_btf_type(struct ctype t)
+static const struct btf_type *btf_type_of(struct ctype t)
 {
 	return t.ptrs || !t.id ? NULL : btf__type_by_id(t.btf, t.id);
 }
@@ -46,7 +46,7 @@ bool ctype_is_ptr(struct ctype t)
 	const struct btf_type *bt;
 
 	t = ctype_strip(t);
-	bt = ctype_btf_type(t);
+	bt = btf_type_of(t);
 	return t.ptrs || (bt && btf_is_ptr(bt));
 }
 
@@ -57,12 +57,12 @@ struct ctype ctype_pointee(struct ctype t)
 		t.ptrs--;
 		return t;
 	}
-	return ctype_strip((struct ctype){ t.btf, ctype_btf_type(t)->type, 0 });
+	return ctype_strip((struct ctype){ t.btf, btf_type_of(t)->type, 0 });
 }
 
 bool ctype_is_composite(struct ctype t)
 {
-	const struct btf_type *bt = ctype_btf_type(ctype_strip(t));
+	const struct btf_type *bt = btf_type_of(ctype_strip(t));
 
 	return bt && btf_is_composite(bt);
 }
@@ -75,21 +75,21 @@ bool ctype_is_void(struct ctype t)
 
 static bool is_named(struct ctype t, const char *name)
 {
-	const struct btf_type *bt = ctype_btf_type(ctype_strip(t));
+	const struct btf_type *bt = btf_type_of(ctype_strip(t));
 
 	return bt && !strcmp(btf__name_by_offset(ctype_strip(t).btf, bt->name_off), name);
 }
 
 bool ctype_is_char(struct ctype t)
 {
-	const struct btf_type *bt = ctype_btf_type(ctype_strip(t));
+	const struct btf_type *bt = btf_type_of(ctype_strip(t));
 
 	return bt && btf_is_int(bt) && bt->size == 1 && is_named(t, "char");
 }
 
 bool ctype_is_integer(struct ctype t)
 {
-	const struct btf_type *bt = ctype_btf_type(ctype_strip(t));
+	const struct btf_type *bt = btf_type_of(ctype_strip(t));
 
 	return bt && (btf_is_int(bt) || btf_is_any_enum(bt)) &&
 	       (bt->size == 1 || bt->size == 2 || bt->size == 4 || bt->size == 8);
@@ -102,7 +102,7 @@ bool ctype_is_list_head(struct ctype t)
 
 bool ctype_array(struct ctype t, struct ctype *element, uint32_t *count)
 {
-	const struct btf_type *bt = ctype_btf_type(ctype_strip(t));
+	const struct btf_type *bt = btf_type_of(ctype_strip(t));
 
 	if (!bt || !btf_is_array(bt))
 		return false;
@@ -136,7 +136,7 @@ void ctype_describe(struct ctype t, char *buf, size_t len)
 		t = ctype_pointee(t);
 		stars++;
 	}
-	bt = ctype_btf_type(ctype_strip(t));
+	bt = btf_type_of(ctype_strip(t));
 	if (bt) {
 		name = btf__name_by_offset(t.btf, bt->name_off);
 		if (btf_is_struct(bt))
@@ -156,7 +156,7 @@ void ctype_describe(struct ctype t, char *buf, size_t len)
 /* ctype_find_member() in the composite @t, which lies @base bits into the outermost one. */
 static bool find_member(struct ctype t, const char *name, uint64_t base, int depth, struct ctype_member *out)
 {
-	const struct btf_type *bt = ctype_btf_type(ctype_strip(t));
+	const struct btf_type *bt = btf_type_of(ctype_strip(t));
 	const struct btf_member *m = btf_members(bt);
 
 	for (uint32_t i = 0; i < btf_vlen(bt); i++) {
