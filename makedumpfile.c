@@ -382,7 +382,7 @@ static int dump_eraseinfo(void *ctx, char **text, size_t *len)
 	int err = print_error(eraseinfo_read(source->input, &before, &before_len));
 
 	if (!err)
-		err = eraseinfo_text(source->erase, false, &now, &now_len);
+		err = mdf_error_drop(eraseinfo_text(source->erase, false, &now, &now_len));
 	if (!err && (*text = malloc(before_len + now_len + 1))) {
 		memcpy(*text, before ? before : "", before_len);
 		memcpy(*text + before_len, now ? now : "", now_len + 1);

@@ -36,9 +36,9 @@ struct kernel;
 struct mdf_error;
 
 /*
- * Reads and parses @path.  Syntax errors are fatal: the first one is
- * reported as "PATH:LINE: ..." and returns -EINVAL (a dump must not be
- * written with less erased than its config asks).
+ * Reads and parses @path.  Syntax errors are fatal: the first one is an
+ * -EINVAL error "PATH:LINE: ..." (a dump must not be written with less
+ * erased than its config asks).
  */
 struct mdf_error *erase_config_load(const char *path, struct erase_config **out);
 void erase_config_free(struct erase_config *cfg);
@@ -48,8 +48,8 @@ void erase_config_free(struct erase_config *cfg);
  * @set.  A command that cannot be resolved in this dump (a symbol, type
  * or member it lacks, memory it cannot read, a module not loaded) is
  * reported as a warning naming its line, and erases nothing; the others
- * go on, as upstream's do.  Returns 0, or a negative errno when the set
- * cannot grow (no memory, ERASE_MAX_PIECES).
+ * go on, as upstream's do.  An error only when the set cannot grow (no
+ * memory, ERASE_MAX_PIECES) or the dump's kallsyms cannot be read.
  */
 struct mdf_error *erase_config_resolve(const struct erase_config *cfg, struct memory *mem, struct kernel *kernel,
 				       struct erase_set *set);

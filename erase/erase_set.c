@@ -34,60 +34,59 @@ void erase_set_free(struct erase_set *set)
 	erase_set_init(set, set->page_size, set->max_pfn);
 }
 
-static int add_entry(struct erase_set *set, const char *text, bool nullify, unsigned char fill, uint32_t *entry)
+static struct mdf_error *add_entry(struct erase_set *set, const char *text, bool nullify, unsigned char fill,
+				   uint32_t *entry)
 {
 	char *copy;
-	int err;
 
 	if (set->nr_entries >= UINT32_MAX)
-		return -E2BIG;
-	err = vec_reserve(set->entries, &set->cap_entries, set->nr_entries, 1);
-	if (err)
-		return err;
+		return mdf_error_code(-E2BIG);
+	if (vec_reserve(set->entries, &set->cap_entries, set->nr_entries, 1))
+		return &mdf_error_enomem;
 	copy = strdup(text);
 	if (!copy)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	set->entries[set->nr_entries] = (struct erase_entry){ copy, nullify, fill };
 	*entry = (uint32_t)set->nr_entries++;
-	return 0;
+	return NULL;
 }
 
-int erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint32_t *entry)
+struct mdf_error *erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint32_t *entry)
 {
 	return add_entry(set, text, nullify, nullify ? ERASE_NULLIFY_FILL : ERASE_FILL, entry);
 }
 
-int erase_set_entry_filled(struct erase_set *set, const char *text, unsigned char fill, uint32_t *entry)
+struct mdf_error *erase_set_entry_filled(struct erase_set *set, const char *text, unsigned char fill,
+					 uint32_t *entry)
 {
 	return add_entry(set, text, false, fill, entry);
 }
 
-int erase_set_sample(struct erase_set *set, uint32_t entry, uint32_t *sample)
+struct mdf_error *erase_set_sample(struct erase_set *set, uint32_t entry, uint32_t *sample)
 {
-	int err;
-
 	if (entry >= set->nr_entries)
-		return -EINVAL;
+		return mdf_error_code(-EINVAL);
 	/* Each sample needs a piece at least: the pieces' bound is the samples'. */
 	if (set->nr_samples >= ERASE_MAX_PIECES)
-		return -E2BIG;
-	err = vec_reserve(set->samples, &set->cap_samples, set->nr_samples, 1);
-	if (err)
-		return err;
+		return mdf_error_code(-E2BIG);
+	if (vec_reserve(set->samples, &set->cap_samples, set->nr_samples, 1))
+		return &mdf_error_enomem;
 	set->samples[set->nr_samples] = (struct erase_sample){ entry, 0 };
 	*sample = (uint32_t)set->nr_samples++;
-	return 0;
+	return NULL;
 }
 
 /* Room for the pieces of @len bytes starting at @addr, split at page boundaries. */
-static int reserve_pieces(struct erase_set *set, uint64_t addr, uint64_t len)
+static struct mdf_error *reserve_pieces(struct erase_set *set, uint64_t addr, uint64_t len)
 {
 	uint64_t first = addr / set->page_size, last = (addr + len - 1) / set->page_size;
 	uint64_t count = last - first + 1;
 
 	if (count > ERASE_MAX_PIECES - set->nr_pieces)
-		return -E2BIG;
-	return vec_reserve(set->pieces, &set->cap_pieces, set->nr_pieces, (size_t)count);
+		return mdf_error_code(-E2BIG);
+	if (vec_reserve(set->pieces, &set->cap_pieces, set->nr_pieces, (size_t)count))
+		return &mdf_error_enomem;
+	return NULL;
 }
 
 static void add_piece(struct erase_set *set, uint32_t sample, uint64_t paddr, uint32_t len)
@@ -100,15 +99,15 @@ static void add_piece(struct erase_set *set, uint32_t sample, uint64_t paddr, ui
 	set->nr_pieces++;
 }
 
-int erase_set_add_phys(struct erase_set *set, uint32_t sample, uint64_t paddr, uint64_t len)
+struct mdf_error *erase_set_add_phys(struct erase_set *set, uint32_t sample, uint64_t paddr, uint64_t len)
 {
 	uint64_t limit = set->max_pfn * set->page_size;
-	int err;
+	struct mdf_error *err;
 
 	if (sample >= set->nr_samples || !len)
-		return -EINVAL;
+		return mdf_error_code(-EINVAL);
 	if (paddr >= limit || len > limit - paddr)
-		return -ERANGE;
+		return mdf_error_code(-ERANGE);
 	err = reserve_pieces(set, paddr, len);
 	if (err)
 		return err;
@@ -120,28 +119,28 @@ int erase_set_add_phys(struct erase_set *set, uint32_t sample, uint64_t paddr, u
 		paddr += n;
 		len -= n;
 	}
-	return 0;
+	return NULL;
 }
 
-int erase_set_add_virt(struct erase_set *set, struct memory *mem, uint32_t sample, uint64_t vaddr,
-		       uint64_t len)
+struct mdf_error *erase_set_add_virt(struct erase_set *set, struct memory *mem, uint32_t sample, uint64_t vaddr,
+				     uint64_t len)
 {
 	uint64_t limit = set->max_pfn * set->page_size;
 	size_t rollback = set->nr_pieces;
 	bool sorted = set->sorted;
-	int err;
+	struct mdf_error *err;
 
 	if (sample >= set->nr_samples || !len || vaddr + len < vaddr)
-		return -EINVAL;
+		return mdf_error_code(-EINVAL);
 	err = reserve_pieces(set, vaddr, len);
 	while (!err && len) {
 		uint64_t room = set->page_size - vaddr % set->page_size;
 		uint32_t n = (uint32_t)(len < room ? len : room);
 		uint64_t paddr;
 
-		err = mdf_error_drop(mem_vtop(mem, vaddr, &paddr));
+		err = mem_vtop(mem, vaddr, &paddr);
 		if (!err && (paddr >= limit || n > limit - paddr))
-			err = -ERANGE;
+			err = mdf_error_code(-ERANGE);
 		if (!err)
 			add_piece(set, sample, paddr, n);
 		vaddr += n;
@@ -209,9 +208,9 @@ struct text {
 	size_t len, cap;
 };
 
-static int append(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static struct mdf_error *append(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int append(struct text *t, const char *fmt, ...)
+static struct mdf_error *append(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -221,22 +220,22 @@ static int append(struct text *t, const char *fmt, ...)
 		n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->cap - t->len, fmt, ap);
 		va_end(ap);
 		if (n < 0)
-			return -EINVAL;
+			return mdf_error_code(-EINVAL);
 		if (t->len + (size_t)n < t->cap)
 			break;
 		if (vec_reserve(t->buf, &t->cap, t->len, (size_t)n + 1))
-			return -ENOMEM;
+			return &mdf_error_enomem;
 	}
 	t->len += (size_t)n;
-	return 0;
+	return NULL;
 }
 
-int eraseinfo_text(const struct erase_set *set, bool planned, char **text, size_t *len)
+struct mdf_error *eraseinfo_text(const struct erase_set *set, bool planned, char **text, size_t *len)
 {
 	struct text t = { 0 };
 	uint64_t *planned_bytes = NULL;
 	size_t *order = NULL, *first = NULL;
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	/* Samples grouped by entry, in creation order within each (a counting sort). */
 	order = malloc((set->nr_samples + 1) * sizeof(*order));
@@ -244,7 +243,7 @@ int eraseinfo_text(const struct erase_set *set, bool planned, char **text, size_
 	if (planned)
 		planned_bytes = calloc(set->nr_samples + 1, sizeof(*planned_bytes));
 	if (!order || !first || (planned && !planned_bytes)) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 		goto out;
 	}
 	for (size_t i = 0; i < set->nr_samples; i++)
@@ -280,5 +279,5 @@ out:
 	}
 	*text = t.buf;
 	*len = t.len;
-	return 0;
+	return NULL;
 }

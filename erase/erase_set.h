@@ -3,7 +3,7 @@
  * Bytes to erase from the pages written, and the erase information that
  * records them in the dump.
  *
- * An erase set gathers what the filter config (erase_config.h) and the
+ * An erase set gathers what the filter config (erase/config.h) and the
  * extensions ask to erase.  Requests are grouped as upstream makedumpfile
  * groups them in its eraseinfo:
  *
@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 struct memory;
+struct mdf_error;
 
 /* Upstream's poison byte for erased data; "nullify" writes zeros instead. */
 #define ERASE_FILL 'X'
@@ -76,26 +77,31 @@ struct erase_set {
 void erase_set_init(struct erase_set *set, uint32_t page_size, uint64_t max_pfn);
 void erase_set_free(struct erase_set *set);
 
-/* A new entry named @text (copied); @nullify entries write zeros, others ERASE_FILL. */
-int erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint32_t *entry);
-/* A new entry named @text that writes @fill (update_filter_info_raw's byte). */
-int erase_set_entry_filled(struct erase_set *set, const char *text, unsigned char fill, uint32_t *entry);
-/* A new sample of @entry. */
-int erase_set_sample(struct erase_set *set, uint32_t entry, uint32_t *sample);
 /*
- * Adds [@paddr, @paddr + @len) to @sample.  -ERANGE when the range is
- * not inside the dump's pfns, -E2BIG past ERASE_MAX_PIECES; nothing is
- * added then.  No message: the caller knows what it was erasing.
+ * The functions that can fail return an error whose code says why, with
+ * no message of its own (the caller knows what it was erasing): -ENOMEM;
+ * -E2BIG past ERASE_MAX_PIECES (or UINT32_MAX entries); -EINVAL for an
+ * unknown entry or sample, or an empty range; -ERANGE for a range not
+ * inside the dump's pfns.  Nothing is added then.
  */
-int erase_set_add_phys(struct erase_set *set, uint32_t sample, uint64_t paddr, uint64_t len);
+
+/* A new entry named @text (copied); @nullify entries write zeros, others ERASE_FILL. */
+struct mdf_error *erase_set_entry(struct erase_set *set, const char *text, bool nullify, uint32_t *entry);
+/* A new entry named @text that writes @fill (update_filter_info_raw's byte). */
+struct mdf_error *erase_set_entry_filled(struct erase_set *set, const char *text, unsigned char fill,
+					 uint32_t *entry);
+/* A new sample of @entry. */
+struct mdf_error *erase_set_sample(struct erase_set *set, uint32_t entry, uint32_t *sample);
+/* Adds [@paddr, @paddr + @len) to @sample. */
+struct mdf_error *erase_set_add_phys(struct erase_set *set, uint32_t sample, uint64_t paddr, uint64_t len);
 /*
  * Adds the kernel virtual range [@vaddr, @vaddr + @len) to @sample, each
  * page translated on its own.  All or nothing: a page that does not
  * translate returns the memory reader's error (-MDF_EUNMAPPED, ...) and
- * adds nothing.  No message.
+ * adds nothing.
  */
-int erase_set_add_virt(struct erase_set *set, struct memory *mem, uint32_t sample, uint64_t vaddr,
-		       uint64_t len);
+struct mdf_error *erase_set_add_virt(struct erase_set *set, struct memory *mem, uint32_t sample, uint64_t vaddr,
+				     uint64_t len);
 
 /* Bytes the pieces cover (before erase_set_apply; overlaps counted twice). */
 uint64_t erase_set_bytes(const struct erase_set *set);
@@ -123,6 +129,6 @@ void erase_set_apply(struct erase_set *set, uint64_t pfn, void *page);
  * writer that must reserve room for it before the pages.
  * *@text is malloc'ed and NUL-terminated; *@len excludes the NUL.
  */
-int eraseinfo_text(const struct erase_set *set, bool planned, char **text, size_t *len);
+struct mdf_error *eraseinfo_text(const struct erase_set *set, bool planned, char **text, size_t *len);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * The erase information a dump file carries, as upstream makedumpfile
  * stores it: text lines "erase EXPR size N" or "erase EXPR nullify", one
- * per erasure (erase_apply.h builds them).
+ * per erasure (erase/erase_set.h builds them).
  *
  *   - kdump-compressed: the text follows the page data, and the sub header
  *     (header version 5 and later) gives its offset_eraseinfo and

@@ -558,12 +558,12 @@ static int add_erasures(const char *name, const struct message_header *h, const 
 			char text[MAX_TEXT];
 
 			snprintf(text, sizeof(text), "%s:%s", name, whats[entry]);
-			err = erase_set_entry_filled(set, text, b->fills[entry], &entries[entry]);
+			err = mdf_error_drop(erase_set_entry_filled(set, text, b->fills[entry], &entries[entry]));
 		}
 		if (!err && samples[p->sample] == UINT32_MAX)
-			err = erase_set_sample(set, entries[entry], &samples[p->sample]);
+			err = mdf_error_drop(erase_set_sample(set, entries[entry], &samples[p->sample]));
 		if (!err)
-			err = erase_set_add_phys(set, samples[p->sample], p->paddr, p->len);
+			err = mdf_error_drop(erase_set_add_phys(set, samples[p->sample], p->paddr, p->len));
 		*bytes += p->len;
 	}
 out:

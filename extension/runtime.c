@@ -440,9 +440,9 @@ static int erase_sample(const char *what, const char *fallback, unsigned char fi
 	}
 	if (set->nr_entries == EXTENSION_MAX_ERASE_WHATS)
 		return -E2BIG;
-	err = erase_set_entry_filled(set, what, fill, &entry);
+	err = mdf_error_drop(erase_set_entry_filled(set, what, fill, &entry));
 	if (!err)
-		err = erase_set_sample(set, entry, sample);
+		err = mdf_error_drop(erase_set_sample(set, entry, sample));
 	return err;
 }
 
@@ -464,7 +464,7 @@ int extension_runtime_erase_kvaddr(uint64_t vaddr, uint64_t len, const char *wha
 
 	err = erase_request(len, what, "kvaddr", fill, &sample);
 	if (!err)
-		err = erase_set_add_virt(&runtime.erase, runtime.env->mem, sample, vaddr, len);
+		err = mdf_error_drop(erase_set_add_virt(&runtime.erase, runtime.env->mem, sample, vaddr, len));
 	return err;
 }
 
@@ -480,6 +480,6 @@ int mdf_erase_paddr(uint64_t paddr, uint64_t len, const char *what)
 
 	err = erase_request(len, what, "paddr", ERASE_FILL, &sample);
 	if (!err)
-		err = erase_set_add_phys(&runtime.erase, sample, paddr, len);
+		err = mdf_error_drop(erase_set_add_phys(&runtime.erase, sample, paddr, len));
 	return err;
 }

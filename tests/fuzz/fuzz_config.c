@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_config: the --config filter config (erase/config.c): the parser,
+ * fuzz_config: the --config filter config (erase/config.h): the parser,
  * on the file makedumpfile would open (a memfd here), and what parses
  * resolved against fuzz_kernel.h's kernel, whose types are the
  * generator's and whose init_task, init_uts_ns, saved_command_line,
@@ -31,7 +31,7 @@ static void resolve(const struct erase_config *cfg, const uint8_t *region, size_
 	erase_set_init(&set, FAKE_PAGE, fk.f->size / FAKE_PAGE);
 	mdf_error_free(erase_config_resolve(cfg, fk.f->mem, fk.kernel, &set));
 	erase_set_sort(&set);
-	if (!eraseinfo_text(&set, true, &text, &len))
+	if (!mdf_error_drop(eraseinfo_text(&set, true, &text, &len)))
 		free(text);
 	erase_set_free(&set);
 	fuzz_kernel_close(&fk);

@@ -146,7 +146,7 @@ static int plan(struct tool *t)
 {
 	char *text;
 	size_t len;
-	int err = eraseinfo_text(&t->erase, true, &text, &len);
+	int err = mdf_error_drop(eraseinfo_text(&t->erase, true, &text, &len));
 
 	if (err)
 		return err;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "erase/erase_set.h"
+#include "util/error.h"
 #include "unit_check.h"
 
 #define PAGE 4096u
@@ -89,9 +90,13 @@ int main(void)
 		    erase_set_add_phys(&set, req[i].sample, req[i].paddr, req[i].len))
 			return 1;
 	}
-	check(erase_set_add_phys(&set, 0, PAGES * PAGE - 1, 2) == -ERANGE, "a range past the dump is refused");
-	check(erase_set_add_phys(&set, 0, 0, 0) == -EINVAL, "an empty range is refused");
-	check(erase_set_add_phys(&set, REQUESTS + 7, 0, 1) == -EINVAL, "an unknown sample is refused");
+	check(mdf_error_drop(erase_set_add_phys(&set, 0, PAGES * PAGE - 1, 2)) == -ERANGE,
+	      "a range past the dump is refused");
+	check(mdf_error_drop(erase_set_add_phys(&set, 0, 0, 0)) == -EINVAL, "an empty range is refused");
+	check(mdf_error_drop(erase_set_add_phys(&set, REQUESTS + 7, 0, 1)) == -EINVAL,
+	      "an unknown sample is refused");
+	check(mdf_error_drop(erase_set_sample(&set, ENTRIES, &req[0].sample)) == -EINVAL,
+	      "a sample of an unknown entry is refused");
 	erase_set_sort(&set);
 	for (size_t i = 0; i < set.nr_pieces; i++) {
 		const struct erase_piece *p = &set.pieces[i];
