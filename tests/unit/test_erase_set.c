@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_erase_apply: the erase set.  Random physical ranges of random
+ * test_erase_set: the erase set.  Random physical ranges of random
  * entries (some "nullify") are added out of order, split at page
  * boundaries and sorted; every page is then erased as the writer would,
  * some pages twice and some never (excluded), and the result must equal a
