@@ -42,6 +42,7 @@
 #include "output/kdump_writer.h"
 #include "output/mem_usage.h"
 #include "output/outfile.h"
+#include "output/page_source.h"
 #include "output/report.h"
 #include "output/split.h"
 #include "output/split_reassemble.h"
@@ -74,14 +75,10 @@ struct mdf_context {
 
 /*
  * Prints @err: the layers below return errors, and this file says each
- * once, where a mode's step fails.  Returns its code (0 for none).  A
- * page source's failure, passed on by a writer, was said already
- * (kdump_writer.h).
+ * once, where a mode's step fails.  Returns its code (0 for none).
  */
 static int print_error(struct mdf_error *err)
 {
-	if (err && page_source_said(err))
-		return mdf_error_drop(err);
 	return mdf_error_print(err, false);
 }
 
@@ -337,8 +334,9 @@ static void leave_out(const struct pfn_ranges *set, uint64_t start_pfn, uint64_t
 	}
 }
 
-static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
-			  uint8_t *dumpable, struct page_counts *counts)
+static struct mdf_error *classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn,
+					uint8_t *present, uint8_t *dumpable,
+					struct page_counts *counts)
 {
 	struct page_source_ctx *source = ctx;
 
@@ -346,7 +344,7 @@ static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8
 	/* As upstream, these are in no count of the report: it says how many apart. */
 	if (source->unused_vmemmap)
 		leave_out(source->unused_vmemmap, start_pfn, end_pfn, dumpable);
-	return 0;
+	return NULL;
 }
 
 /*
@@ -354,20 +352,20 @@ static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8
  * page the dump does not hold is the writer's to word; one it holds but
  * cannot give is zeroed, and told after writing.
  */
-static int read_input_page(void *ctx, uint64_t pfn, void *buf)
+static struct mdf_error *read_input_page(void *ctx, uint64_t pfn, void *buf)
 {
 	struct page_source_ctx *source = ctx;
 	struct mdf_error *err = input_read_page(source->input, pfn, buf);
 
 	if (!err) {
 		erase_set_apply(source->erase, pfn, buf);
-		return 0;
+		return NULL;
 	}
 	if (err->shared || err->code == -ENOMEM)
-		return mdf_error_print_unless_plain(err);
+		return err;
 	memset(buf, 0, source->input->page_size);
 	unreadable_pages_add(&source->unreadable, pfn, err);
-	return -MDF_EUNREADABLE;
+	return &page_source_unreadable;
 }
 
 /*
@@ -375,21 +373,22 @@ static int read_input_page(void *ctx, uint64_t pfn, void *buf)
  * dump re-filtered keeps it), then what this run erased in the pages it
  * wrote.
  */
-static int dump_eraseinfo(void *ctx, char **text, size_t *len)
+static struct mdf_error *dump_eraseinfo(void *ctx, char **text, size_t *len)
 {
 	struct page_source_ctx *source = ctx;
 	char *before = NULL, *now = NULL;
 	size_t before_len = 0, now_len = 0;
-	int err = print_error(eraseinfo_read(source->input, &before, &before_len));
+	struct mdf_error *err = eraseinfo_read(source->input, &before, &before_len);
+	int code;
 
-	if (!err)
-		err = eraseinfo_text(source->erase, false, &now, &now_len);
+	if (!err && (code = eraseinfo_text(source->erase, false, &now, &now_len)))
+		err = mdf_error_code(code);
 	if (!err && (*text = malloc(before_len + now_len + 1))) {
 		memcpy(*text, before ? before : "", before_len);
 		memcpy(*text + before_len, now ? now : "", now_len + 1);
 		*len = before_len + now_len;
 	} else if (!err) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 	}
 	free(before);
 	free(now);
@@ -430,7 +429,7 @@ struct dump_job {
 	struct erase_set erase;
 	struct extension_results extensions;
 	struct page_source_ctx source_ctx;
-	struct kdump_page_source source;
+	struct page_source source;
 	struct page_counts counts;
 	struct pfn_ranges unused_vmemmap;
 	uint64_t max_pfn;

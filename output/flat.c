@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "input/kdump_format.h"
-#include "output/elf_writer.h"
+#include "output/elf_format.h"
 #include "output/flat.h"
 #include "output/outfile.h"
 #include "util/error.h"
