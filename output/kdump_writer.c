@@ -292,7 +292,7 @@ static struct mdf_error *allocate_buffers(struct kdump_writer *w)
 	const struct kdump_writer_params *p = w->p;
 	uint64_t cycle = p->cycle_pfns < p->max_pfn ? p->cycle_pfns : p->max_pfn;
 	size_t bitmap = (size_t)div_round_up(cycle, 8);
-	int err;
+	struct mdf_error *err;
 
 	w->present = malloc(div_round_up(cycle < PRESENT_PIECE_PFNS ? cycle : PRESENT_PIECE_PFNS, 8));
 	w->dumpable = malloc(bitmap);
@@ -306,13 +306,7 @@ static struct mdf_error *allocate_buffers(struct kdump_writer *w)
 				 "bytes per cycle)", w->path, bitmap);
 	err = compress_pool_new(p->codec, p->page_size, p->threads, p->dump_level & DL_EXCLUDE_ZERO,
 				&w->pool);
-	if (err == -ELIBACC)
-		return mdf_error(err, "%s: cannot compress with %s: %s", w->path, codec_name(p->codec),
-				 codec_load_error(p->codec));
-	if (err)
-		return mdf_error(err, "%s: cannot set up %s compression on %u threads: %s", w->path,
-				 codec_name(p->codec), p->threads, mdf_strerror(err));
-	return NULL;
+	return err ? mdf_error_wrap(err, "%s", w->path) : NULL;
 }
 
 /* One past the last pfn of cycle @i. */
@@ -568,9 +562,9 @@ static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batc
 
 	if (b->error) {
 		progress_break(&w->progress);
-		err = mdf_error(b->error, "%s: %s compression of pfn 0x%" PRIx64 " failed: %s",
-				w->path, codec_name(p->codec), b->pfn[b->error_index],
-				mdf_strerror(b->error));
+		err = mdf_error_wrap(b->error, "%s: %s compression of pfn 0x%" PRIx64 " failed",
+				     w->path, codec_name(p->codec), b->pfn[b->error_index]);
+		b->error = NULL;
 	}
 	for (size_t i = 0; i < b->count && !err; i++) {
 		progress_update(&w->progress, w->pages_done, w->part_dumpable);
