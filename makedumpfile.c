@@ -10,7 +10,6 @@
  * each.  It decides the exit status and cleans up.
  */
 #include <inttypes.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 
 #include "arch/arch.h"
 #include "cli/options.h"
+#include "cli/run_policy.h"
 #include "codec/codec.h"
 #include "codec/zlib_encoder.h"
 #include "erase/config.h"
@@ -267,47 +267,6 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
 	}
 }
 
-/* The kernel's estimate of the memory available to us, in KiB; 0 when unknown. */
-static uint64_t mem_available_kib(void)
-{
-	uint64_t available = 0;
-	char line[128];
-	FILE *meminfo = fopen("/proc/meminfo", "re");
-
-	while (meminfo && fgets(line, sizeof(line), meminfo))
-		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &available) == 1)
-			break;
-	if (meminfo)
-		fclose(meminfo);
-	return available;
-}
-
-/*
- * Pfns per cycle.  With --cyclic-buffer KB each bitmap gets KB KiB, as
- * upstream.  Otherwise the bitmaps take at most 40% of the available
- * memory (upstream's share) and the 2nd at most 4 MiB (the writer builds
- * the 1st in small pieces), so that memory stays bounded whatever the
- * size of the dump: a dump of more than 128 GiB takes several cycles, and
- * each is classified twice, which reads its kept pages twice.
- */
-#define MAX_AUTO_CYCLE_PFNS ((uint64_t)32 << 20)
-
-static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
-{
-	uint64_t available = mem_available_kib(), pfns;
-
-	if (opt->cyclic_buffer_kib)
-		return (uint64_t)opt->cyclic_buffer_kib * 1024 * 8;
-	/* Two bitmaps, one bit each per pfn, in 40% of what is available. */
-	pfns = available ? available * 1024 * 4 / 10 / 2 * 8 : MAX_AUTO_CYCLE_PFNS;
-	if (pfns > MAX_AUTO_CYCLE_PFNS)
-		pfns = MAX_AUTO_CYCLE_PFNS;
-	if (pfns > max_pfn)
-		pfns = max_pfn;
-	pfns = (pfns + 7) & ~(uint64_t)7;
-	return pfns < 4096 * 8 ? 4096 * 8 : pfns;
-}
-
 /*
  * What the writer's callbacks work on: pages classified by the scan, read
  * from the input, with the bytes to erase overwritten.
@@ -321,19 +280,6 @@ struct page_source_ctx {
 	const struct pfn_ranges *unused_vmemmap;
 };
 
-/* Clears, in @dumpable, the bits of the pfns of @set within [start_pfn, end_pfn). */
-static void leave_out(const struct pfn_ranges *set, uint64_t start_pfn, uint64_t end_pfn,
-		      uint8_t *dumpable)
-{
-	for (size_t i = 0; i < set->count; i++) {
-		uint64_t from = set->ranges[i].start > start_pfn ? set->ranges[i].start : start_pfn;
-		uint64_t to = set->ranges[i].end < end_pfn ? set->ranges[i].end : end_pfn;
-
-		for (uint64_t pfn = from; pfn < to; pfn++)
-			dumpable[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << (pfn - start_pfn) % 8);
-	}
-}
-
 static struct mdf_error *classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn,
 					uint8_t *present, uint8_t *dumpable,
 					struct page_counts *counts)
@@ -341,9 +287,8 @@ static struct mdf_error *classify_cycle(void *ctx, uint64_t start_pfn, uint64_t 
 	struct page_source_ctx *source = ctx;
 
 	page_scan_cycle(source->scan, start_pfn, end_pfn, present, dumpable, counts);
-	/* As upstream, these are in no count of the report: it says how many apart. */
 	if (source->unused_vmemmap)
-		leave_out(source->unused_vmemmap, start_pfn, end_pfn, dumpable);
+		policy_leave_out(source->unused_vmemmap, start_pfn, end_pfn, dumpable);
 	return NULL;
 }
 
@@ -496,7 +441,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	job->source.eraseinfo = dump_eraseinfo;
 	job->source.ctx = &job->source_ctx;
 	job->max_pfn = page_scan_max_pfn(job->scan);
-	job->cycle_pfns = cycle_pfns(&ctx->opt, job->max_pfn);
+	job->cycle_pfns = policy_cycle_pfns(&ctx->opt, job->max_pfn);
 	msg_debug("dump level %d, %" PRIu64 " pfns, %" PRIu64 " per cycle", dump_level,
 		  job->max_pfn, job->cycle_pfns);
 	if (ctx->opt.exclude_vmemmap) {
@@ -519,45 +464,6 @@ static void end_job(struct dump_job *job)
 	page_decisions_free(&job->decisions);
 	extension_results_free(&job->extensions);
 	pfn_ranges_free(&job->unused_vmemmap);
-}
-
-/*
- * The CPUs this process may run on: taskset, cpusets and nr_cpus= all
- * narrow it, and threads beyond it would only take turns.
- */
-static long usable_cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		return CPU_COUNT(&set);
-	return sysconf(_SC_NPROCESSORS_ONLN);
-}
-
-/*
- * Threads compressing pages: --num-threads, or one per usable CPU (none on
- * one CPU: the main thread reads and writes, and would only wait), at
- * most one per 16 MiB of available memory (a thread keeps ~4 MiB of
- * batches in flight).  None either for pages stored raw: handing a page
- * to a thread costs more than the look for zeros it would take over.
- */
-static unsigned int compression_threads(const struct mdf_options *opt)
-{
-	long cpus;
-	uint64_t available;
-	unsigned int threads;
-
-	if (opt->num_threads_set)
-		return (unsigned int)opt->num_threads;
-	if ((enum mdf_codec)opt->codec == CODEC_NONE)
-		return 0;
-	cpus = usable_cpus();
-	available = mem_available_kib();
-	threads = cpus > 1 ? (unsigned int)(cpus > 64 ? 64 : cpus) : 0;
-	if (available && threads > available / (16 << 10))
-		threads = (unsigned int)(available / (16 << 10));
-	msg_debug("compressing on %u threads besides the main one (%ld usable CPUs)", threads, cpus);
-	return threads;
 }
 
 /* The kdump-compressed header's facts: from VMCOREINFO, or a kdump input's header. */
@@ -600,7 +506,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	params->notes = ctx->input->notes;
 	params->notes_size = ctx->input->notes_size;
 	params->cycle_pfns = job->cycle_pfns;
-	params->threads = compression_threads(&ctx->opt);
+	params->threads = policy_compression_threads(&ctx->opt);
 	params->remove_when_full = job->remove_when_full;
 }
 
