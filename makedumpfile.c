@@ -10,7 +10,6 @@
  * each.  It decides the exit status and cleans up.
  */
 #include <inttypes.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 
 #include "arch/arch.h"
 #include "cli/options.h"
+#include "cli/run_policy.h"
 #include "codec/codec.h"
 #include "codec/zlib_encoder.h"
 #include "erase/config.h"
@@ -41,6 +41,7 @@
 #include "output/kdump_writer.h"
 #include "output/mem_usage.h"
 #include "output/outfile.h"
+#include "output/page_source.h"
 #include "output/report.h"
 #include "output/split.h"
 #include "output/split_reassemble.h"
@@ -73,14 +74,10 @@ struct mdf_context {
 
 /*
  * Prints @err: the layers below return errors, and this file says each
- * once, where a mode's step fails.  Returns its code (0 for none).  A
- * page source's failure, passed on by a writer, was said already
- * (kdump_writer.h).
+ * once, where a mode's step fails.  Returns its code (0 for none).
  */
 static int print_error(struct mdf_error *err)
 {
-	if (err && page_source_said(err))
-		return mdf_error_drop(err);
 	return mdf_error_print(err, false);
 }
 
@@ -269,47 +266,6 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
 	}
 }
 
-/* The kernel's estimate of the memory available to us, in KiB; 0 when unknown. */
-static uint64_t mem_available_kib(void)
-{
-	uint64_t available = 0;
-	char line[128];
-	FILE *meminfo = fopen("/proc/meminfo", "re");
-
-	while (meminfo && fgets(line, sizeof(line), meminfo))
-		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &available) == 1)
-			break;
-	if (meminfo)
-		fclose(meminfo);
-	return available;
-}
-
-/*
- * Pfns per cycle.  With --cyclic-buffer KB each bitmap gets KB KiB, as
- * upstream.  Otherwise the bitmaps take at most 40% of the available
- * memory (upstream's share) and the 2nd at most 4 MiB (the writer builds
- * the 1st in small pieces), so that memory stays bounded whatever the
- * size of the dump: a dump of more than 128 GiB takes several cycles, and
- * each is classified twice, which reads its kept pages twice.
- */
-#define MAX_AUTO_CYCLE_PFNS ((uint64_t)32 << 20)
-
-static uint64_t cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn)
-{
-	uint64_t available = mem_available_kib(), pfns;
-
-	if (opt->cyclic_buffer_kib)
-		return (uint64_t)opt->cyclic_buffer_kib * 1024 * 8;
-	/* Two bitmaps, one bit each per pfn, in 40% of what is available. */
-	pfns = available ? available * 1024 * 4 / 10 / 2 * 8 : MAX_AUTO_CYCLE_PFNS;
-	if (pfns > MAX_AUTO_CYCLE_PFNS)
-		pfns = MAX_AUTO_CYCLE_PFNS;
-	if (pfns > max_pfn)
-		pfns = max_pfn;
-	pfns = (pfns + 7) & ~(uint64_t)7;
-	return pfns < 4096 * 8 ? 4096 * 8 : pfns;
-}
-
 /*
  * What the writer's callbacks work on: pages classified by the scan, read
  * from the input, with the bytes to erase overwritten.
@@ -323,29 +279,16 @@ struct page_source_ctx {
 	const struct pfn_ranges *unused_vmemmap;
 };
 
-/* Clears, in @dumpable, the bits of the pfns of @set within [start_pfn, end_pfn). */
-static void leave_out(const struct pfn_ranges *set, uint64_t start_pfn, uint64_t end_pfn,
-		      uint8_t *dumpable)
-{
-	for (size_t i = 0; i < set->count; i++) {
-		uint64_t from = set->ranges[i].start > start_pfn ? set->ranges[i].start : start_pfn;
-		uint64_t to = set->ranges[i].end < end_pfn ? set->ranges[i].end : end_pfn;
-
-		for (uint64_t pfn = from; pfn < to; pfn++)
-			dumpable[(pfn - start_pfn) / 8] &= (uint8_t)~(1u << (pfn - start_pfn) % 8);
-	}
-}
-
-static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
-			  uint8_t *dumpable, struct page_counts *counts)
+static struct mdf_error *classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn,
+					uint8_t *present, uint8_t *dumpable,
+					struct page_counts *counts)
 {
 	struct page_source_ctx *source = ctx;
 
 	page_scan_cycle(source->scan, start_pfn, end_pfn, present, dumpable, counts);
-	/* As upstream, these are in no count of the report: it says how many apart. */
 	if (source->unused_vmemmap)
-		leave_out(source->unused_vmemmap, start_pfn, end_pfn, dumpable);
-	return 0;
+		policy_leave_out(source->unused_vmemmap, start_pfn, end_pfn, dumpable);
+	return NULL;
 }
 
 /*
@@ -353,20 +296,20 @@ static int classify_cycle(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8
  * page the dump does not hold is the writer's to word; one it holds but
  * cannot give is zeroed, and told after writing.
  */
-static int read_input_page(void *ctx, uint64_t pfn, void *buf)
+static struct mdf_error *read_input_page(void *ctx, uint64_t pfn, void *buf)
 {
 	struct page_source_ctx *source = ctx;
 	struct mdf_error *err = input_read_page(source->input, pfn, buf);
 
 	if (!err) {
 		erase_set_apply(source->erase, pfn, buf);
-		return 0;
+		return NULL;
 	}
 	if (err->shared || err->code == -ENOMEM)
-		return mdf_error_print_unless_plain(err);
+		return err;
 	memset(buf, 0, source->input->page_size);
 	unreadable_pages_add(&source->unreadable, pfn, err);
-	return -MDF_EUNREADABLE;
+	return &page_source_unreadable;
 }
 
 /*
@@ -374,21 +317,21 @@ static int read_input_page(void *ctx, uint64_t pfn, void *buf)
  * dump re-filtered keeps it), then what this run erased in the pages it
  * wrote.
  */
-static int dump_eraseinfo(void *ctx, char **text, size_t *len)
+static struct mdf_error *dump_eraseinfo(void *ctx, char **text, size_t *len)
 {
 	struct page_source_ctx *source = ctx;
 	char *before = NULL, *now = NULL;
 	size_t before_len = 0, now_len = 0;
-	int err = print_error(eraseinfo_read(source->input, &before, &before_len));
+	struct mdf_error *err = eraseinfo_read(source->input, &before, &before_len);
 
 	if (!err)
-		err = mdf_error_drop(eraseinfo_text(source->erase, false, &now, &now_len));
+		err = eraseinfo_text(source->erase, false, &now, &now_len);
 	if (!err && (*text = malloc(before_len + now_len + 1))) {
 		memcpy(*text, before ? before : "", before_len);
 		memcpy(*text + before_len, now ? now : "", now_len + 1);
 		*len = before_len + now_len;
 	} else if (!err) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 	}
 	free(before);
 	free(now);
@@ -429,7 +372,7 @@ struct dump_job {
 	struct erase_set erase;
 	struct extension_results extensions;
 	struct page_source_ctx source_ctx;
-	struct kdump_page_source source;
+	struct page_source source;
 	struct page_counts counts;
 	struct pfn_ranges unused_vmemmap;
 	uint64_t max_pfn;
@@ -496,7 +439,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	job->source.eraseinfo = dump_eraseinfo;
 	job->source.ctx = &job->source_ctx;
 	job->max_pfn = page_scan_max_pfn(job->scan);
-	job->cycle_pfns = cycle_pfns(&ctx->opt, job->max_pfn);
+	job->cycle_pfns = policy_cycle_pfns(&ctx->opt, job->max_pfn);
 	msg_debug("dump level %d, %" PRIu64 " pfns, %" PRIu64 " per cycle", dump_level,
 		  job->max_pfn, job->cycle_pfns);
 	if (ctx->opt.exclude_vmemmap) {
@@ -519,45 +462,6 @@ static void end_job(struct dump_job *job)
 	page_decisions_free(&job->decisions);
 	extension_results_free(&job->extensions);
 	pfn_ranges_free(&job->unused_vmemmap);
-}
-
-/*
- * The CPUs this process may run on: taskset, cpusets and nr_cpus= all
- * narrow it, and threads beyond it would only take turns.
- */
-static long usable_cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		return CPU_COUNT(&set);
-	return sysconf(_SC_NPROCESSORS_ONLN);
-}
-
-/*
- * Threads compressing pages: --num-threads, or one per usable CPU (none on
- * one CPU: the main thread reads and writes, and would only wait), at
- * most one per 16 MiB of available memory (a thread keeps ~4 MiB of
- * batches in flight).  None either for pages stored raw: handing a page
- * to a thread costs more than the look for zeros it would take over.
- */
-static unsigned int compression_threads(const struct mdf_options *opt)
-{
-	long cpus;
-	uint64_t available;
-	unsigned int threads;
-
-	if (opt->num_threads_set)
-		return (unsigned int)opt->num_threads;
-	if ((enum mdf_codec)opt->codec == CODEC_NONE)
-		return 0;
-	cpus = usable_cpus();
-	available = mem_available_kib();
-	threads = cpus > 1 ? (unsigned int)(cpus > 64 ? 64 : cpus) : 0;
-	if (available && threads > available / (16 << 10))
-		threads = (unsigned int)(available / (16 << 10));
-	msg_debug("compressing on %u threads besides the main one (%ld usable CPUs)", threads, cpus);
-	return threads;
 }
 
 /* The kdump-compressed header's facts: from VMCOREINFO, or a kdump input's header. */
@@ -600,7 +504,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	params->notes = ctx->input->notes;
 	params->notes_size = ctx->input->notes_size;
 	params->cycle_pfns = job->cycle_pfns;
-	params->threads = compression_threads(&ctx->opt);
+	params->threads = policy_compression_threads(&ctx->opt);
 	params->remove_when_full = job->remove_when_full;
 }
 

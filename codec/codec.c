@@ -44,10 +44,14 @@ static void init_lzo(void)
 }
 
 /* lzo_init() checks the library was built for this ABI; it must come first. */
-static int ensure_lzo(void)
+static struct mdf_error *ensure_lzo(void)
 {
 	pthread_once(&lzo_once, init_lzo);
-	return lzo_init_status == LZO_E_OK ? 0 : -ELIBBAD;
+	if (lzo_init_status == LZO_E_OK)
+		return NULL;
+	return mdf_error(-ELIBBAD, "the lzo library does not have the ABI of the lzo headers "
+			 "this makedumpfile was built with (lzo_init() returned %d)",
+			 lzo_init_status);
 }
 
 const char *codec_name(enum mdf_codec codec)
@@ -67,41 +71,50 @@ const char *codec_name(enum mdf_codec codec)
 	return "unknown";
 }
 
-static int decompress_zlib(const void *src, size_t srclen, void *dst, size_t dstlen)
+/* @srclen bytes of @codec data that are not a stream of @dstlen bytes. */
+static struct mdf_error *corrupt(enum mdf_codec codec, size_t srclen, size_t dstlen)
+{
+	return mdf_error(-MDF_ECORRUPT, "%zu bytes of %s data do not decompress to %zu bytes",
+			 srclen, codec_name(codec), dstlen);
+}
+
+static struct mdf_error *decompress_zlib(const void *src, size_t srclen, void *dst,
+					 size_t dstlen)
 {
 	uLongf len = dstlen;
 	int ret = uncompress(dst, &len, src, srclen);
 
 	if (ret == Z_MEM_ERROR)
-		return -ENOMEM;
-	return ret == Z_OK && len == dstlen ? 0 : -MDF_ECORRUPT;
+		return &mdf_error_enomem;
+	return ret == Z_OK && len == dstlen ? NULL : corrupt(CODEC_ZLIB, srclen, dstlen);
 }
 
-static int decompress_lzo(const void *src, size_t srclen, void *dst, size_t dstlen)
+static struct mdf_error *decompress_lzo(const void *src, size_t srclen, void *dst,
+					size_t dstlen)
 {
 	lzo_uint len = dstlen;
-	int err = ensure_lzo();
+	struct mdf_error *err = ensure_lzo();
 
 	if (err)
 		return err;
 	if (lzo1x_decompress_safe(src, srclen, dst, &len, NULL) != LZO_E_OK || len != dstlen)
-		return -MDF_ECORRUPT;
-	return 0;
+		return corrupt(CODEC_LZO, srclen, dstlen);
+	return NULL;
 }
 
-static int decompress_snappy(const void *src, size_t srclen, void *dst, size_t dstlen)
+static struct mdf_error *decompress_snappy(const void *src, size_t srclen, void *dst,
+					   size_t dstlen)
 {
 	const struct snappy_lib *snappy = snappy_lib();
 	size_t len;
 
 	if (!snappy)
-		return -ELIBACC;
+		return mdf_error(-ELIBACC, "cannot decompress snappy data: %s", snappy_lib_error());
 	/* snappy_uncompress() would overrun a buffer shorter than the stream says. */
-	if (snappy->uncompressed_length(src, srclen, &len) != SNAPPY_OK || len != dstlen)
-		return -MDF_ECORRUPT;
-	if (snappy->uncompress(src, srclen, dst, &len) != SNAPPY_OK || len != dstlen)
-		return -MDF_ECORRUPT;
-	return 0;
+	if (snappy->uncompressed_length(src, srclen, &len) != SNAPPY_OK || len != dstlen ||
+	    snappy->uncompress(src, srclen, dst, &len) != SNAPPY_OK || len != dstlen)
+		return corrupt(CODEC_SNAPPY, srclen, dstlen);
+	return NULL;
 }
 
 /*
@@ -141,18 +154,18 @@ static ZSTD_DCtx *thread_zstd_dctx(void)
 	return dctx;
 }
 
-static int decompress_zstd(const void *src, size_t srclen, void *dst, size_t dstlen)
+static struct mdf_error *decompress_zstd(const void *src, size_t srclen, void *dst,
+					 size_t dstlen)
 {
 	ZSTD_DCtx *dctx = thread_zstd_dctx();
 	size_t len;
 
 	if (!dctx)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	len = ZSTD_decompressDCtx(dctx, dst, dstlen, src, srclen);
-	if (ZSTD_isError(len))
-		return ZSTD_getErrorCode(len) == ZSTD_error_memory_allocation ? -ENOMEM
-									   : -MDF_ECORRUPT;
-	return len == dstlen ? 0 : -MDF_ECORRUPT;
+	if (ZSTD_isError(len) && ZSTD_getErrorCode(len) == ZSTD_error_memory_allocation)
+		return &mdf_error_enomem;
+	return !ZSTD_isError(len) && len == dstlen ? NULL : corrupt(CODEC_ZSTD, srclen, dstlen);
 }
 
 const char *codec_load_error(enum mdf_codec codec)
@@ -160,15 +173,15 @@ const char *codec_load_error(enum mdf_codec codec)
 	return codec == CODEC_SNAPPY && !snappy_lib() ? snappy_lib_error() : NULL;
 }
 
-int codec_decompress(enum mdf_codec codec, const void *src, size_t srclen, void *dst,
-		     size_t dstlen)
+struct mdf_error *codec_decompress(enum mdf_codec codec, const void *src, size_t srclen,
+				   void *dst, size_t dstlen)
 {
 	switch (codec) {
 	case CODEC_NONE:
 		if (srclen != dstlen)
-			return -MDF_ECORRUPT;
+			return corrupt(codec, srclen, dstlen);
 		memcpy(dst, src, dstlen);
-		return 0;
+		return NULL;
 	case CODEC_ZLIB:
 		return decompress_zlib(src, srclen, dst, dstlen);
 	case CODEC_LZO:
@@ -178,7 +191,7 @@ int codec_decompress(enum mdf_codec codec, const void *src, size_t srclen, void 
 	case CODEC_ZSTD:
 		return decompress_zstd(src, srclen, dst, dstlen);
 	}
-	return -EINVAL;
+	return mdf_error(-EINVAL, "no codec %d", (int)codec);
 }
 
 size_t codec_bound(enum mdf_codec codec, size_t page_size)
@@ -199,134 +212,119 @@ size_t codec_bound(enum mdf_codec codec, size_t page_size)
 	return 0;
 }
 
-int codec_compressor_new(enum mdf_codec codec, size_t page_size, struct codec_compressor **out)
+struct mdf_error *codec_compressor_new(enum mdf_codec codec, size_t page_size,
+				       struct codec_compressor **out)
 {
 	struct codec_compressor *c;
-	int err = -ENOMEM;
+	struct mdf_error *err = NULL;
 
 	if (codec == CODEC_SNAPPY && !snappy_lib())
-		return -ELIBACC;
+		return mdf_error(-ELIBACC, "cannot compress with snappy: %s", snappy_lib_error());
 	/* zlib counts in uInt; pages are far smaller. */
 	if (page_size == 0 || page_size > UINT32_MAX / 2 || codec_bound(codec, page_size) == 0)
-		return -EINVAL;
+		return mdf_error(-EINVAL, "%s cannot compress pages of %zu bytes",
+				 codec_name(codec), page_size);
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	c->codec = codec;
 	c->page_size = page_size;
 	switch (codec) {
 	case CODEC_NONE:
 		break;
 	case CODEC_ZLIB:
-		c->deflate = zlib_encoder_new();
-		if (!c->deflate)
-			goto fail;
+		err = zlib_encoder_new(&c->deflate);
 		break;
 	case CODEC_LZO:
 		err = ensure_lzo();
 		if (err)
-			goto fail;
-		err = -ENOMEM;
+			break;
 		c->lzo_wrkmem = malloc(LZO1X_1_MEM_COMPRESS);
 		c->scratch = malloc(codec_bound(codec, page_size));
 		if (!c->lzo_wrkmem || !c->scratch)
-			goto fail;
+			err = &mdf_error_enomem;
 		break;
 	case CODEC_SNAPPY:
 		c->scratch = malloc(codec_bound(codec, page_size));
 		if (!c->scratch)
-			goto fail;
+			err = &mdf_error_enomem;
 		break;
 	case CODEC_ZSTD:
 		c->zstd = ZSTD_createCCtx();
 		if (!c->zstd)
-			goto fail;
+			err = &mdf_error_enomem;
 		break;
 	}
+	if (err) {
+		codec_compressor_free(c);
+		return err;
+	}
 	*out = c;
-	return 0;
-fail:
-	codec_compressor_free(c);
-	return err;
+	return NULL;
 }
 
-static int compress_zlib(struct codec_compressor *c, const void *src, void *dst, size_t dstcap,
-			 size_t *outlen)
-{
-	size_t len = zlib_encoder_compress(c->deflate, src, c->page_size, dst, dstcap);
-
-	/* 0: the stream would not fit in @dstcap bytes. */
-	if (!len)
-		return -E2BIG;
-	*outlen = len;
-	return 0;
-}
-
-static int compress_zstd(struct codec_compressor *c, const void *src, void *dst, size_t dstcap,
-			 size_t *outlen)
+static struct mdf_error *compress_zstd(struct codec_compressor *c, const void *src, void *dst,
+				       size_t dstcap, size_t *outlen)
 {
 	size_t len = ZSTD_compressCCtx(c->zstd, dst, dstcap, src, c->page_size, 1);
 
-	if (ZSTD_isError(len)) {
-		switch (ZSTD_getErrorCode(len)) {
-		case ZSTD_error_dstSize_tooSmall:
-			return -E2BIG;
-		case ZSTD_error_memory_allocation:
-			return -ENOMEM;
-		default:
-			return -EINVAL;
-		}
-	}
-	*outlen = len;
-	return 0;
+	*outlen = 0;
+	if (!ZSTD_isError(len))
+		*outlen = len;
+	else if (ZSTD_getErrorCode(len) == ZSTD_error_memory_allocation)
+		return &mdf_error_enomem;
+	else if (ZSTD_getErrorCode(len) != ZSTD_error_dstSize_tooSmall)
+		return mdf_error(-EINVAL, "ZSTD_compressCCtx(): %s", ZSTD_getErrorName(len));
+	return NULL;
 }
 
 /* For lzo and snappy, which need room for their bound. */
-static int compress_bounded(struct codec_compressor *c, const void *src, void *dst, size_t dstcap,
-			    size_t *outlen)
+static struct mdf_error *compress_bounded(struct codec_compressor *c, const void *src, void *dst,
+					  size_t dstcap, size_t *outlen)
 {
 	size_t bound = codec_bound(c->codec, c->page_size);
 	unsigned char *out = dstcap >= bound ? dst : c->scratch;
 	size_t len;
 
+	*outlen = 0;
 	if (c->codec == CODEC_LZO) {
 		lzo_uint lzo_len = bound;
 
 		if (lzo1x_1_compress(src, c->page_size, out, &lzo_len, c->lzo_wrkmem) != LZO_E_OK)
-			return -EINVAL;
+			return mdf_error(-EINVAL, "lzo1x_1_compress() failed");
 		len = lzo_len;
 	} else {
 		len = bound;
 		if (snappy_lib()->compress(src, c->page_size, (char *)out, &len) != SNAPPY_OK)
-			return -EINVAL;
+			return mdf_error(-EINVAL, "snappy_compress() failed");
 	}
 	if (len > dstcap)
-		return -E2BIG;
+		return NULL;
 	if (out != dst)
 		memcpy(dst, out, len);
 	*outlen = len;
-	return 0;
+	return NULL;
 }
 
-int codec_compress(struct codec_compressor *c, const void *src, void *dst, size_t dstcap,
-		   size_t *outlen)
+struct mdf_error *codec_compress(struct codec_compressor *c, const void *src, void *dst,
+				 size_t dstcap, size_t *outlen)
 {
 	switch (c->codec) {
 	case CODEC_NONE:
-		if (dstcap < c->page_size)
-			return -E2BIG;
-		memcpy(dst, src, c->page_size);
-		*outlen = c->page_size;
-		return 0;
+		*outlen = dstcap < c->page_size ? 0 : c->page_size;
+		memcpy(dst, src, *outlen);
+		return NULL;
 	case CODEC_ZLIB:
-		return compress_zlib(c, src, dst, dstcap, outlen);
+		/* 0: the stream would not fit in @dstcap bytes. */
+		*outlen = zlib_encoder_compress(c->deflate, src, c->page_size, dst, dstcap);
+		return NULL;
 	case CODEC_LZO:
 	case CODEC_SNAPPY:
 		return compress_bounded(c, src, dst, dstcap, outlen);
 	case CODEC_ZSTD:
 		return compress_zstd(c, src, dst, dstcap, outlen);
 	}
-	return -EINVAL;
+	return mdf_error(-EINVAL, "no codec %d", (int)c->codec);
 }
 
 void codec_compressor_free(struct codec_compressor *c)

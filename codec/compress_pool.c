@@ -51,26 +51,24 @@ static void compress_batch(const struct compress_pool *pool, struct codec_compre
 {
 	size_t ps = pool->page_size;
 
-	b->error = 0;
 	for (size_t i = 0; i < b->count; i++) {
 		const unsigned char *page = b->pages + i * ps;
 		unsigned char *out = b->packed + i * ps;
 		size_t len;
-		int err;
 
 		b->zero[i] = pool->find_zero && page_is_zero(page, ps);
 		if (b->zero[i])
 			continue;
 		/* Compressed only when that makes the page smaller, as upstream. */
-		err = codec_compress(c, page, out, ps - 1, &len);
-		if (err == -E2BIG) {
+		b->error = codec_compress(c, page, out, ps - 1, &len);
+		if (b->error) {
+			b->error_index = i;
+			return;
+		}
+		if (!len) {
 			memcpy(out, page, ps);
 			b->size[i] = (uint32_t)ps;
 			b->compressed[i] = false;
-		} else if (err) {
-			b->error = err;
-			b->error_index = i;
-			return;
 		} else {
 			b->size[i] = (uint32_t)len;
 			b->compressed[i] = true;
@@ -114,16 +112,34 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threads, bool find_zero,
-		      struct compress_pool **out)
+/*
+ * What stopped the pool being set up: a library that cannot be loaded
+ * says so itself; the rest say what was being set up.
+ */
+static struct mdf_error *setup_error(enum mdf_codec codec, unsigned int threads,
+				     struct mdf_error *cause)
+{
+	struct mdf_error *err;
+
+	if (cause->code == -ELIBACC)
+		return cause;
+	err = mdf_error(cause->code, "cannot set up %s compression on %u threads: %s",
+			codec_name(codec), threads, mdf_error_text(cause));
+	mdf_error_free(cause);
+	return err;
+}
+
+struct mdf_error *compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threads,
+				    bool find_zero, struct compress_pool **out)
 {
 	struct compress_pool *pool;
 	unsigned int nr_compressors = threads ? threads : 1;
-	int err = -ENOMEM;
+	struct mdf_error *err = &mdf_error_enomem;
+	int code;
 
 	pool = calloc(1, sizeof(*pool));
 	if (!pool)
-		return -ENOMEM;
+		return setup_error(codec, threads, err);
 	pool->codec = codec;
 	pool->page_size = page_size;
 	pool->find_zero = find_zero;
@@ -151,23 +167,23 @@ int compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threa
 	for (unsigned int i = 0; i < threads; i++) {
 		struct worker_arg *arg = malloc(sizeof(*arg));
 
-		if (!arg) {
-			err = -ENOMEM;
+		err = &mdf_error_enomem;
+		if (!arg)
 			goto fail;
-		}
 		*arg = (struct worker_arg){ pool, pool->compressors[i] };
-		err = -pthread_create(&pool->threads[i], NULL, worker, arg);
-		if (err) {
+		code = pthread_create(&pool->threads[i], NULL, worker, arg);
+		if (code) {
 			free(arg);
+			err = mdf_error_code(-code);
 			goto fail;
 		}
 		pool->started++;
 	}
 	*out = pool;
-	return 0;
+	return NULL;
 fail:
 	compress_pool_free(pool);
-	return err;
+	return setup_error(codec, threads, err);
 }
 
 void compress_pool_free(struct compress_pool *pool)
@@ -185,6 +201,7 @@ void compress_pool_free(struct compress_pool *pool)
 	for (size_t i = 0; pool->slots && i < pool->nr_slots; i++) {
 		free(pool->slots[i].batch.pages);
 		free(pool->slots[i].batch.packed);
+		mdf_error_free(pool->slots[i].batch.error);
 	}
 	pthread_mutex_destroy(&pool->lock);
 	pthread_cond_destroy(&pool->work);

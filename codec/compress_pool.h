@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "codec/codec.h"
+#include "util/error.h"
 
 #define COMPRESS_BATCH_PAGES 64
 
@@ -35,8 +36,8 @@ struct compress_batch {
 	uint32_t size[COMPRESS_BATCH_PAGES];
 	bool compressed[COMPRESS_BATCH_PAGES];
 	unsigned char *packed;
-	/* An error compressing page error_index, with its errno. */
-	int error;
+	/* Why compressing page error_index failed: the caller's to take (and NULL it). */
+	struct mdf_error *error;
 	size_t error_index;
 };
 
@@ -44,10 +45,12 @@ struct compress_pool;
 
 /*
  * @threads 0 compresses in the caller's thread, at submission.  With
- * @find_zero, pages of zeros are flagged instead of compressed.
+ * @find_zero, pages of zeros are flagged instead of compressed.  Fails
+ * with -ELIBACC when the codec's library cannot be loaded, saying why, or
+ * when a worker or its memory cannot be had.
  */
-int compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threads, bool find_zero,
-		      struct compress_pool **out);
+struct mdf_error *compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threads,
+				    bool find_zero, struct compress_pool **out);
 /* Waits for the workers and frees everything. */
 void compress_pool_free(struct compress_pool *pool);
 

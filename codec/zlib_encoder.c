@@ -17,18 +17,18 @@ struct zlib_encoder {
 	struct libdeflate_compressor *compressor;
 };
 
-struct zlib_encoder *zlib_encoder_new(void)
+struct mdf_error *zlib_encoder_new(struct zlib_encoder **out)
 {
 	struct zlib_encoder *enc = malloc(sizeof(*enc));
 
-	if (enc) {
+	if (enc)
 		enc->compressor = libdeflate_alloc_compressor(1);
-		if (!enc->compressor) {
-			free(enc);
-			enc = NULL;
-		}
+	if (!enc || !enc->compressor) {
+		free(enc);
+		return &mdf_error_enomem;
 	}
-	return enc;
+	*out = enc;
+	return NULL;
 }
 
 void zlib_encoder_free(struct zlib_encoder *enc)

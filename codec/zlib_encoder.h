@@ -10,10 +10,11 @@
 
 #include <stddef.h>
 
+#include "util/error.h"
+
 struct zlib_encoder;
 
-/* NULL when out of memory. */
-struct zlib_encoder *zlib_encoder_new(void);
+struct mdf_error *zlib_encoder_new(struct zlib_encoder **out);
 void zlib_encoder_free(struct zlib_encoder *enc);
 
 /* The most bytes one stream of @len input bytes can take. */

@@ -326,7 +326,7 @@ static struct mdf_error *read_block(struct dump_input *in, const struct kdump_in
 	err = input_pread(in, packed, pd.size, (uint64_t)pd.offset, what);
 	if (err)
 		goto out;
-	code = codec_decompress(codec, packed, pd.size, buf, kd->block_size);
+	code = mdf_error_drop(codec_decompress(codec, packed, pd.size, buf, kd->block_size));
 	if (code == -ENOMEM)
 		err = mdf_error(code, "%s: no memory to decompress pfn 0x%" PRIx64, in->path, block);
 	else if (code == -ELIBACC)

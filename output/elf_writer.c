@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "output/dump_file.h"
+#include "output/elf_format.h"
 #include "output/elf_writer.h"
 #include "output/report.h"
 #include "scan/pfn_ranges.h"
@@ -83,7 +84,7 @@ struct load {
 
 struct elf_writer {
 	const struct elf_writer_params *p;
-	const struct kdump_page_source *src;
+	const struct page_source *src;
 	const char *path;
 	struct dump_file file;
 	bool header_written;
@@ -174,27 +175,16 @@ static struct mdf_error *put_run(struct elf_writer *w, struct run_buffer *b, uin
 	return NULL;
 }
 
-/*
- * A page to dump: the source said why it could not read it, but for these
- * two.  One it could not read at all comes zeroed, and makes the file
- * incomplete.
- */
+/* A page to dump; one the source could not read comes zeroed, and makes the file incomplete. */
 static struct mdf_error *read_page(struct elf_writer *w, uint64_t pfn)
 {
-	int err = w->src->read_page(w->src->ctx, pfn, w->page);
+	bool unreadable;
+	struct mdf_error *err = page_source_read_dumped(w->src, pfn, w->page, w->path, &unreadable);
 
-	if (err == -MDF_EUNREADABLE) {
-		w->unreadable_reads++;
-		return NULL;
-	}
-
-	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
+	w->unreadable_reads += unreadable;
+	if (err)
 		progress_break(&w->progress);
-		return mdf_error(err, "%s: pfn 0x%" PRIx64 " is to be dumped but the input %s",
-				 w->path, pfn, err == -MDF_EEXCLUDED ? "excluded it"
-								   : "does not hold it");
-	}
-	return err ? page_source_error(err) : NULL;
+	return err;
 }
 
 /* @len bytes of page @pfn from byte @from become the load's next data. */
@@ -309,18 +299,27 @@ static struct mdf_error *walk_pfn(struct elf_writer *w, struct load *l, uint64_t
 static struct mdf_error *dump_past_max_pfn(struct elf_writer *w, const struct load *l,
 					   uint64_t pfn, bool *dump)
 {
-	int err;
+	struct mdf_error *err;
 
 	*dump = false;
 	if (pfn == l->pfn_end - 1 && l->frac_tail)
 		return NULL;
 	err = w->src->read_page(w->src->ctx, pfn, w->page);
-	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED)
+	switch (err ? err->code : 0) {
+	case 0:
+		break;
+	case -MDF_EEXCLUDED:
+	case -MDF_ENOTDUMPED:
+		mdf_error_free(err);
 		return NULL;
-	if (err == -MDF_EUNREADABLE)
+	case -MDF_EUNREADABLE:
+		mdf_error_free(err);
 		w->unreadable_reads++;
-	else if (err)
-		return page_source_error(err);
+		break;
+	default:
+		progress_break(&w->progress);
+		return err;
+	}
 	*dump = !(w->p->dump_level & DL_EXCLUDE_ZERO) ||
 		(w->p->keep && pfn_cursor_contains(&w->keep, pfn)) ||
 		!page_is_zero(w->page, w->p->page_size);
@@ -397,13 +396,15 @@ static struct mdf_error *classify_cycle(struct elf_writer *w, uint64_t i,
 	uint64_t start = i * w->p->cycle_pfns, end = cycle_end(w, i);
 	size_t len = (size_t)div_round_up(end - start, 8);
 	unsigned int tail = (unsigned int)((end - start) % 8);
-	int err;
+	struct mdf_error *err;
 
 	memset(w->present, 0, len);
 	memset(w->dumpable, 0, len);
 	err = w->src->classify(w->src->ctx, start, end, w->present, w->dumpable, counts);
-	if (err)
-		return page_source_error(err);
+	if (err) {
+		progress_break(&w->progress);
+		return err;
+	}
 	if (tail) {
 		w->present[len - 1] &= (uint8_t)((1u << tail) - 1);
 		w->dumpable[len - 1] &= (uint8_t)((1u << tail) - 1);
@@ -711,7 +712,7 @@ static void free_writer(struct elf_writer *w)
 	free(w->page);
 }
 
-struct mdf_error *elf_write(const struct elf_writer_params *p, const struct kdump_page_source *src,
+struct mdf_error *elf_write(const struct elf_writer_params *p, const struct page_source *src,
 			    struct page_counts *counts, struct elf_write_result *result)
 {
 	struct elf_writer w = { .p = p, .src = src };

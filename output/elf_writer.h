@@ -21,7 +21,7 @@
  * bytes, as upstream keeps it.  At a dump level with bit 1, zero pages
  * are not dumped (but for pfns an extension keeps).
  *
- * The page source is the kdump writer's (kdump_writer.h).
+ * The pages come from a page source (page_source.h).
  */
 #ifndef MDF_OUTPUT_ELF_WRITER_H
 #define MDF_OUTPUT_ELF_WRITER_H
@@ -30,10 +30,9 @@
 #include <stdint.h>
 
 #include "input/elf_segments.h"
-#include "output/kdump_writer.h"
+#include "output/dump_file.h"
+#include "output/page_source.h"
 
-/* Upstream's mark of an ELF dump cut short, in e_flags. */
-#define DUMP_ELF_INCOMPLETE 0x1
 /* Upstream's PFN_EXCLUDED: shorter runs of pages not dumped stay in the file. */
 #define ELF_MIN_HOLE_PAGES 256
 
@@ -89,7 +88,7 @@ struct elf_write_result {
  * segment cut short up to its last whole page there), and @result->fate
  * says so; any other failure removes it.
  */
-struct mdf_error *elf_write(const struct elf_writer_params *p, const struct kdump_page_source *src,
+struct mdf_error *elf_write(const struct elf_writer_params *p, const struct page_source *src,
 			    struct page_counts *counts, struct elf_write_result *result);
 
 #endif

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "input/kdump_format.h"
-#include "output/elf_writer.h"
+#include "output/elf_format.h"
 #include "output/flat.h"
 #include "output/outfile.h"
 #include "util/error.h"
@@ -62,28 +62,6 @@ reassembly_error(const struct reassembly *r, int code, const char *fmt, ...)
 	return mdf_error(code, "%s", what);
 }
 
-/* Reads @len bytes unless the stream ends first; *@got says how many came. */
-static int read_full(int fd, void *buf, size_t len, size_t *got)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			*got = done;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		done += (size_t)n;
-	}
-	*got = done;
-	return 0;
-}
-
 /*
  * Reads exactly @len bytes of the stream; @what says what they are.  When
  * the stream ends before the first of them, @if_none (if given) words it.
@@ -91,12 +69,21 @@ static int read_full(int fd, void *buf, size_t len, size_t *got)
 static struct mdf_error *read_stream(struct reassembly *r, void *buf, size_t len,
 				     const char *what, const char *if_none)
 {
-	size_t got;
-	int err = read_full(r->in_fd, buf, len, &got);
+	size_t got = 0;
 
-	if (err)
-		return reassembly_error(r, err, "%s: cannot read %s at byte %" PRIu64 ": %s",
-					r->in_name, what, r->pos + got, strerror(-err));
+	while (got < len) {
+		ssize_t n = read(r->in_fd, (char *)buf + got, len - got);
+		int err = errno;
+
+		if (n < 0 && err == EINTR)
+			continue;
+		if (n < 0)
+			return reassembly_error(r, -err, "%s: cannot read %s at byte %" PRIu64 ": %s",
+						r->in_name, what, r->pos + got, strerror(err));
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
 	if (got == 0 && if_none)
 		return reassembly_error(r, -EIO, "%s: the stream ends at byte %" PRIu64
 					" %s: truncated", r->in_name, r->pos, if_none);

@@ -77,7 +77,7 @@ struct out_stream {
 
 struct kdump_writer {
 	const struct kdump_writer_params *p;
-	const struct kdump_page_source *src;
+	const struct page_source *src;
 	struct dump_file file;
 	/* The name for messages, before and after the file is open. */
 	const char *path;
@@ -167,17 +167,6 @@ int32_t kdump_count_cpus(const void *notes, size_t notes_size)
 	size_t offset, size;
 
 	return scan_notes(notes, notes_size, &offset, &size);
-}
-
-/* An error of the empty message: nothing left to say (kdump_writer.h). */
-struct mdf_error *page_source_error(int code)
-{
-	return mdf_error(code, "%s", "");
-}
-
-bool page_source_said(const struct mdf_error *err)
-{
-	return err->message && !err->message[0];
 }
 
 /* Writes @len bytes at @offset; dump_file_write() words a failure. */
@@ -303,7 +292,7 @@ static struct mdf_error *allocate_buffers(struct kdump_writer *w)
 	const struct kdump_writer_params *p = w->p;
 	uint64_t cycle = p->cycle_pfns < p->max_pfn ? p->cycle_pfns : p->max_pfn;
 	size_t bitmap = (size_t)div_round_up(cycle, 8);
-	int err;
+	struct mdf_error *err;
 
 	w->present = malloc(div_round_up(cycle < PRESENT_PIECE_PFNS ? cycle : PRESENT_PIECE_PFNS, 8));
 	w->dumpable = malloc(bitmap);
@@ -317,13 +306,7 @@ static struct mdf_error *allocate_buffers(struct kdump_writer *w)
 				 "bytes per cycle)", w->path, bitmap);
 	err = compress_pool_new(p->codec, p->page_size, p->threads, p->dump_level & DL_EXCLUDE_ZERO,
 				&w->pool);
-	if (err == -ELIBACC)
-		return mdf_error(err, "%s: cannot compress with %s: %s", w->path, codec_name(p->codec),
-				 codec_load_error(p->codec));
-	if (err)
-		return mdf_error(err, "%s: cannot set up %s compression on %u threads: %s", w->path,
-				 codec_name(p->codec), p->threads, mdf_strerror(err));
-	return NULL;
+	return err ? mdf_error_wrap(err, "%s", w->path) : NULL;
 }
 
 /* One past the last pfn of cycle @i. */
@@ -385,12 +368,13 @@ static struct mdf_error *classify_cycle(struct kdump_writer *w, uint64_t i,
 		size_t piece = (size_t)div_round_up(to - from, 8);
 		uint8_t *dumpable = w->dumpable + (from - start) / 8;
 		unsigned int tail = (unsigned int)((to - from) % 8);
-		int code;
 
 		memset(w->present, 0, piece);
-		code = w->src->classify(w->src->ctx, from, to, w->present, dumpable, counts);
-		if (code)
-			return page_source_error(code);
+		err = w->src->classify(w->src->ctx, from, to, w->present, dumpable, counts);
+		if (err) {
+			progress_break(&w->progress);
+			return err;
+		}
 		if (tail) {
 			w->present[piece - 1] &= (uint8_t)((1u << tail) - 1);
 			dumpable[piece - 1] &= (uint8_t)((1u << tail) - 1);
@@ -578,9 +562,9 @@ static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batc
 
 	if (b->error) {
 		progress_break(&w->progress);
-		err = mdf_error(b->error, "%s: %s compression of pfn 0x%" PRIx64 " failed: %s",
-				w->path, codec_name(p->codec), b->pfn[b->error_index],
-				mdf_strerror(b->error));
+		err = mdf_error_wrap(b->error, "%s: %s compression of pfn 0x%" PRIx64 " failed",
+				     w->path, codec_name(p->codec), b->pfn[b->error_index]);
+		b->error = NULL;
 	}
 	for (size_t i = 0; i < b->count && !err; i++) {
 		progress_update(&w->progress, w->pages_done, w->part_dumpable);
@@ -628,7 +612,7 @@ static struct mdf_error *copy_page(struct kdump_writer *w, uint64_t pfn,
 {
 	const struct kdump_writer_params *p = w->p;
 	struct compress_batch *b;
-	int err;
+	struct mdf_error *err;
 
 	while (!w->filling && !(w->filling = compress_pool_get(w->pool))) {
 		bool none;
@@ -642,18 +626,12 @@ static struct mdf_error *copy_page(struct kdump_writer *w, uint64_t pfn,
 					 "flight", w->path);
 	}
 	b = w->filling;
-	err = w->src->read_page(w->src->ctx, pfn, b->pages + b->count * p->page_size);
-	b->unreadable[b->count] = err == -MDF_EUNREADABLE;
-	if (err == -MDF_EUNREADABLE)
-		err = 0;
-	if (err == -MDF_EEXCLUDED || err == -MDF_ENOTDUMPED) {
+	err = page_source_read_dumped(w->src, pfn, b->pages + b->count * p->page_size, w->path,
+				      &b->unreadable[b->count]);
+	if (err) {
 		progress_break(&w->progress);
-		return mdf_error(err, "%s: pfn 0x%" PRIx64 " is to be dumped but the input %s",
-				 w->path, pfn, err == -MDF_EEXCLUDED ? "excluded it"
-								   : "does not hold it");
+		return err;
 	}
-	if (err)
-		return page_source_error(err);
 	b->pfn[b->count++] = pfn;
 	if (b->count == COMPRESS_BATCH_PAGES)
 		submit_filling(w);
@@ -765,16 +743,13 @@ static struct mdf_error *write_pages(struct kdump_writer *w, struct page_counts 
  */
 static struct mdf_error *write_eraseinfo(struct kdump_writer *w)
 {
-	struct mdf_error *err = NULL;
+	struct mdf_error *err;
 	char *text = NULL;
 	size_t len = 0;
-	int code;
 
 	if (!w->src->eraseinfo)
 		return NULL;
-	code = w->src->eraseinfo(w->src->ctx, &text, &len);
-	if (code)
-		err = page_source_error(code);
+	err = w->src->eraseinfo(w->src->ctx, &text, &len);
 	if (!err && len) {
 		w->eraseinfo_offset = w->data.offset + w->data.len;
 		w->eraseinfo_size = len;
@@ -853,7 +828,7 @@ static void free_writer(struct kdump_writer *w)
 }
 
 struct mdf_error *kdump_write(const struct kdump_writer_params *p,
-			      const struct kdump_page_source *src, struct page_counts *counts,
+			      const struct page_source *src, struct page_counts *counts,
 			      struct kdump_write_result *result)
 {
 	struct kdump_writer w = { .p = p, .src = src };

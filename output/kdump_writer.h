@@ -4,10 +4,10 @@
  * makedumpfile 1.7.2 lays it out (kdump_format.h draws the layout), to a
  * regular file or as a flattened stream (makedumpfile -F).
  *
- * The writer does not know what a page is for: a caller-supplied callback
- * classifies the pages a cycle (a range of pfns) at a time into the two
- * bitmaps, and another reads a page's bytes.  Its memory is bounded by the
- * cycle size and its write buffers, whatever the size of the dump.
+ * The pages come from a page source (page_source.h), which classifies them
+ * a cycle (a range of pfns) at a time into the two bitmaps.  The writer's
+ * memory is bounded by the cycle size and its write buffers, whatever the
+ * size of the dump.
  */
 #ifndef MDF_OUTPUT_KDUMP_WRITER_H
 #define MDF_OUTPUT_KDUMP_WRITER_H
@@ -19,7 +19,7 @@
 #include "codec/codec.h"
 #include "input/kdump_format.h"
 #include "output/dump_file.h"
-#include "scan/page_scan.h"
+#include "output/page_source.h"
 #include "util/error.h"
 
 struct kdump_writer_params {
@@ -79,46 +79,6 @@ struct kdump_writer_params {
 	uint64_t end_pfn;
 };
 
-/*
- * Where the pages come from.  classify() has the shape of
- * page_scan_cycle(): it sets, for the pfns [start_pfn, end_pfn), bit
- * (pfn - start_pfn) of @present for a page the input holds and of
- * @dumpable for a page to write; the writer clears both first.  It adds
- * its exclusions to @counts and prints its own error messages.
- *
- * read_page() reads one page; it returns 0 or a negative errno, and prints
- * its own message for any error but -MDF_EEXCLUDED and -MDF_ENOTDUMPED,
- * which the writer words (as input_read_page() does), and
- * -MDF_EUNREADABLE: the page is in the input but could not be read (bad
- * sectors, data that does not decompress), the source keeps why, and the
- * writer writes the rest and marks its file incomplete, as a lost page
- * must not cost the others.
- *
- * The callbacks return ints and print their own messages, for they belong
- * to the layers that make the pages: a negative return is an error
- * already said.  The writers pass it on as page_source_error(), an error
- * with the callback's code and nothing more to say, which the caller that
- * would print it drops (page_source_said()).  They add words of their own
- * only to a page to dump that read_page() says is excluded or not in the
- * dump (and mem_usage_count() to any page it cannot read).
- */
-struct kdump_page_source {
-	int (*classify)(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
-			uint8_t *dumpable, struct page_counts *counts);
-	int (*read_page)(void *ctx, uint64_t pfn, void *buf);
-	/*
-	 * Optional, asked once the pages are written: the erase information
-	 * to store after them (malloc'ed; *len 0 for none), upstream's text.
-	 */
-	int (*eraseinfo)(void *ctx, char **text, size_t *len);
-	void *ctx;
-};
-
-/* A page source's failure, with its @code: its message is out already. */
-struct mdf_error *page_source_error(int code);
-/* Whether @err is one of those, for the caller to drop rather than print. */
-bool page_source_said(const struct mdf_error *err);
-
 struct kdump_write_result {
 	/* Pfns set in the 1st bitmap ("Original pages" of the report). */
 	uint64_t pfn_present;
@@ -154,7 +114,7 @@ struct kdump_write_result {
  * marked, only if pages turn out unreadable.
  *
  * Returns NULL, or one error saying what failed and how far the writing
- * got (or page_source_error()).  When writing the file failed (a full
+ * got (or the page source's own).  When writing the file failed (a full
  * disk, an I/O error, a failed fsync or close), a regular file whose
  * header made it to the disk is kept, incomplete and marked so, with
  * descriptors only for pages whose data is in it, as upstream leaves a
@@ -162,7 +122,7 @@ struct kdump_write_result {
  * removes it.
  */
 struct mdf_error *kdump_write(const struct kdump_writer_params *p,
-			      const struct kdump_page_source *src, struct page_counts *counts,
+			      const struct page_source *src, struct page_counts *counts,
 			      struct kdump_write_result *result);
 
 /*

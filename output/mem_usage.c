@@ -11,18 +11,18 @@
 #include "util/message.h"
 #include "util/zero_page.h"
 
-static struct mdf_error *count_cycle(const struct kdump_page_source *src, uint64_t start,
+static struct mdf_error *count_cycle(const struct page_source *src, uint64_t start,
 				     uint64_t end, uint8_t *present, uint8_t *dumpable,
 				     unsigned char *page, struct mem_usage *u)
 {
 	size_t len = (size_t)((end - start + 7) / 8);
-	int err;
+	struct mdf_error *err;
 
 	memset(present, 0, len);
 	memset(dumpable, 0, len);
 	err = src->classify(src->ctx, start, end, present, dumpable, &u->counts);
 	if (err)
-		return page_source_error(err);
+		return err;
 	for (uint64_t pfn = start; pfn < end; pfn++) {
 		uint64_t bit = pfn - start;
 
@@ -31,18 +31,19 @@ static struct mdf_error *count_cycle(const struct kdump_page_source *src, uint64
 			continue;
 		err = src->read_page(src->ctx, pfn, page);
 		/* Not known to be zero: the caller tells the unreadable ones. */
-		if (err == -MDF_EUNREADABLE)
+		if (err && err->code == -MDF_EUNREADABLE) {
+			mdf_error_free(err);
 			continue;
-		/* Worded here even if the source said it: the count names the pfn it needed. */
+		}
 		if (err)
-			return mdf_error(err, "cannot read pfn 0x%" PRIx64 " to see whether it is "
-					 "zero: %s", pfn, mdf_strerror(err));
+			return mdf_error_wrap(err, "cannot read pfn 0x%" PRIx64 " to see whether "
+					      "it is zero", pfn);
 		u->counts.zero += page_is_zero(page, u->page_size);
 	}
 	return NULL;
 }
 
-struct mdf_error *mem_usage_count(const struct kdump_page_source *src, uint64_t max_pfn,
+struct mdf_error *mem_usage_count(const struct page_source *src, uint64_t max_pfn,
 				  uint64_t cycle_pfns, uint32_t page_size, struct mem_usage *out)
 {
 	uint64_t cycle = cycle_pfns < max_pfn ? cycle_pfns : max_pfn;

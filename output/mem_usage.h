@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "output/kdump_writer.h"
+#include "output/page_source.h"
 
 struct mem_usage {
 	uint32_t page_size;
@@ -24,10 +24,11 @@ struct mem_usage {
 /*
  * Classifies [0, @max_pfn) through @src, @cycle_pfns at a time, at the
  * dump level @src classifies for, and reads each page left to find the
- * zero ones.  Returns NULL or an error (page_source_error() for the
- * source's classification).
+ * zero ones; an unreadable one (page_source.h) counts as not zero.
+ * Returns NULL or an error: the source's, with the pfn when reading it
+ * failed.
  */
-struct mdf_error *mem_usage_count(const struct kdump_page_source *src, uint64_t max_pfn,
+struct mdf_error *mem_usage_count(const struct page_source *src, uint64_t max_pfn,
 				  uint64_t cycle_pfns, uint32_t page_size, struct mem_usage *out);
 
 /* Prints upstream's table at the common message level. */

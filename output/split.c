@@ -26,18 +26,18 @@ struct split_count {
 	uint8_t *dumpable;
 };
 
-static struct mdf_error *count_cycle(struct split_count *c, const struct kdump_page_source *src,
+static struct mdf_error *count_cycle(struct split_count *c, const struct page_source *src,
 				     uint64_t start, uint64_t end)
 {
 	size_t len = (size_t)((end - start + 7) / 8);
 	struct page_counts scratch = { 0 };
-	int err;
+	struct mdf_error *err;
 
 	memset(c->present, 0, len);
 	memset(c->dumpable, 0, len);
 	err = src->classify(src->ctx, start, end, c->present, c->dumpable, &scratch);
 	if (err)
-		return page_source_error(err);
+		return err;
 	for (uint64_t pfn = start; pfn < end; pfn++) {
 		if (!(c->dumpable[(pfn - start) / 8] >> ((pfn - start) % 8) & 1))
 			continue;
@@ -72,7 +72,7 @@ static void divide(const struct split_count *c, uint64_t max_pfn, unsigned int n
 	parts[nr_parts - 1].end_pfn = max_pfn;
 }
 
-struct mdf_error *split_plan(const struct kdump_page_source *src, uint64_t max_pfn,
+struct mdf_error *split_plan(const struct page_source *src, uint64_t max_pfn,
 			     uint64_t cycle_pfns, uint32_t page_size, uint64_t block_bytes,
 			     unsigned int nr_parts, struct split_part *parts)
 {

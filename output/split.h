@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "output/kdump_writer.h"
+#include "output/page_source.h"
 
 /* Upstream's default split block: 1 GiB of memory. */
 #define SPLITBLOCK_DEFAULT_BYTES (UINT64_C(1) << 30)
@@ -29,10 +29,10 @@ struct split_part {
  * time, and divides them into @nr_parts ranges (@nr_parts >= 2), in pfn
  * order, that cover them all; a part may be empty when one block holds
  * more than a part's share.  @block_bytes is a non-zero multiple of
- * @page_size.  Returns NULL or an error (page_source_error() for the
- * source's).
+ * @page_size.  Returns NULL or an error (the source's, when classifying
+ * fails).
  */
-struct mdf_error *split_plan(const struct kdump_page_source *src, uint64_t max_pfn,
+struct mdf_error *split_plan(const struct page_source *src, uint64_t max_pfn,
 			     uint64_t cycle_pfns, uint32_t page_size, uint64_t block_bytes,
 			     unsigned int nr_parts, struct split_part *parts);
 

@@ -132,7 +132,7 @@ static void test_round_trip(enum mdf_codec codec, const unsigned char *pages, si
 	struct timespec t0, t1;
 	int err;
 
-	err = codec_compressor_new(codec, PAGE_SIZE, &c);
+	err = mdf_error_drop(codec_compressor_new(codec, PAGE_SIZE, &c));
 	check(!err && packed && back, "%s: compressor for %s pages", codec_name(codec), what);
 	if (err || !packed || !back)
 		goto out;
@@ -141,8 +141,9 @@ static void test_round_trip(enum mdf_codec codec, const unsigned char *pages, si
 		const unsigned char *page = pages + i * PAGE_SIZE;
 		size_t len = 0;
 
-		if (codec_compress(c, page, packed, bound, &len) || len > bound ||
-		    codec_decompress(codec, packed, len, back, PAGE_SIZE) ||
+		if (mdf_error_drop(codec_compress(c, page, packed, bound, &len)) || !len ||
+		    len > bound ||
+		    mdf_error_drop(codec_decompress(codec, packed, len, back, PAGE_SIZE)) ||
 		    memcmp(back, page, PAGE_SIZE)) {
 			if (!bad++)
 				printf("# %s: page %zu does not round-trip\n", codec_name(codec), i);
@@ -162,7 +163,7 @@ out:
 	free(back);
 }
 
-/* Room for less than the result must say so, not write past it. */
+/* Room for less than the result must say so (a length of 0), not write past it. */
 static void test_small_room(enum mdf_codec codec, const unsigned char *text_page,
 			    const unsigned char *noise_page)
 {
@@ -170,20 +171,23 @@ static void test_small_room(enum mdf_codec codec, const unsigned char *text_page
 	unsigned char *dst = malloc(PAGE_SIZE + 64);
 	size_t len = 0;
 
-	if (codec_compressor_new(codec, PAGE_SIZE, &c) || !dst) {
+	if (mdf_error_drop(codec_compressor_new(codec, PAGE_SIZE, &c)) || !dst) {
 		check(0, "%s: compressor", codec_name(codec));
 		goto out;
 	}
-	check(codec_compress(c, noise_page, dst, PAGE_SIZE - 1, &len) == -E2BIG,
-	      "%s: noise in page_size - 1 bytes is -E2BIG", codec_name(codec));
-	check(codec_compress(c, text_page, dst, 8, &len) == -E2BIG,
-	      "%s: a text page in 8 bytes is -E2BIG", codec_name(codec));
+	check(!mdf_error_drop(codec_compress(c, noise_page, dst, PAGE_SIZE - 1, &len)) && !len,
+	      "%s: noise does not fit in page_size - 1 bytes", codec_name(codec));
+	len = 1;
+	check(!mdf_error_drop(codec_compress(c, text_page, dst, 8, &len)) && !len,
+	      "%s: a text page does not fit in 8 bytes", codec_name(codec));
 	/* The compressor must still work after refusing. */
 	if (codec == CODEC_NONE)
-		check(codec_compress(c, text_page, dst, PAGE_SIZE, &len) == 0 && len == PAGE_SIZE,
+		check(!mdf_error_drop(codec_compress(c, text_page, dst, PAGE_SIZE, &len)) &&
+			      len == PAGE_SIZE,
 		      "%s: a page fits in page_size bytes after a refusal", codec_name(codec));
 	else
-		check(codec_compress(c, text_page, dst, PAGE_SIZE - 1, &len) == 0,
+		check(!mdf_error_drop(codec_compress(c, text_page, dst, PAGE_SIZE - 1, &len)) &&
+			      len > 0 && len < PAGE_SIZE,
 		      "%s: a text page fits in page_size - 1 bytes after a refusal",
 		      codec_name(codec));
 out:
@@ -199,16 +203,18 @@ static void test_damage(enum mdf_codec codec, const unsigned char *page)
 	unsigned char *packed = malloc(bound), *back = malloc(PAGE_SIZE);
 	size_t wrong = 0, flipped_ok = 0;
 
-	if (codec_compressor_new(codec, PAGE_SIZE, &c) || !packed || !back ||
-	    codec_compress(c, page, packed, bound, &len)) {
+	if (mdf_error_drop(codec_compressor_new(codec, PAGE_SIZE, &c)) || !packed || !back ||
+	    mdf_error_drop(codec_compress(c, page, packed, bound, &len)) || !len) {
 		check(0, "%s: compress a page to damage", codec_name(codec));
 		goto out;
 	}
-	check(codec_decompress(codec, packed, len - 1, back, PAGE_SIZE) == -MDF_ECORRUPT,
+	check(mdf_error_drop(codec_decompress(codec, packed, len - 1, back, PAGE_SIZE)) ==
+		      -MDF_ECORRUPT,
 	      "%s: a stream one byte short is corrupt", codec_name(codec));
-	check(codec_decompress(codec, packed, len, back, PAGE_SIZE / 2) == -MDF_ECORRUPT,
+	check(mdf_error_drop(codec_decompress(codec, packed, len, back, PAGE_SIZE / 2)) ==
+		      -MDF_ECORRUPT,
 	      "%s: a page into half the room is corrupt", codec_name(codec));
-	check(codec_decompress(codec, packed, len, back, PAGE_SIZE) == 0 &&
+	check(!mdf_error_drop(codec_decompress(codec, packed, len, back, PAGE_SIZE)) &&
 		      !memcmp(back, page, PAGE_SIZE),
 	      "%s: the undamaged stream still decompresses", codec_name(codec));
 	/* A flipped byte may still decode: then only the length is checked. */
@@ -216,7 +222,7 @@ static void test_damage(enum mdf_codec codec, const unsigned char *page)
 		int err;
 
 		packed[i] ^= 0x5a;
-		err = codec_decompress(codec, packed, len, back, PAGE_SIZE);
+		err = mdf_error_drop(codec_decompress(codec, packed, len, back, PAGE_SIZE));
 		packed[i] ^= 0x5a;
 		if (err == 0)
 			flipped_ok++;
@@ -245,7 +251,8 @@ static void *decompress_in_thread(void *arg)
 
 	job->ok = 1;
 	for (int i = 0; i < 100; i++)
-		if (codec_decompress(CODEC_ZSTD, job->packed, job->len, back, PAGE_SIZE) ||
+		if (mdf_error_drop(codec_decompress(CODEC_ZSTD, job->packed, job->len, back,
+						    PAGE_SIZE)) ||
 		    memcmp(back, job->page, PAGE_SIZE))
 			job->ok = 0;
 	return NULL;
@@ -261,8 +268,8 @@ static void test_zstd_threads(const unsigned char *page)
 	size_t len = 0;
 	int ok;
 
-	ok = !codec_compressor_new(CODEC_ZSTD, PAGE_SIZE, &c) &&
-	     !codec_compress(c, page, packed, sizeof(packed), &len);
+	ok = !mdf_error_drop(codec_compressor_new(CODEC_ZSTD, PAGE_SIZE, &c)) &&
+	     !mdf_error_drop(codec_compress(c, page, packed, sizeof(packed), &len)) && len;
 	for (int i = 0; ok && i < 4; i++) {
 		jobs[i] = (struct thread_job){ .packed = packed, .len = len, .page = page };
 		ok = !pthread_create(&threads[i], NULL, decompress_in_thread, &jobs[i]);
@@ -314,8 +321,11 @@ int main(int argc, char **argv)
 	{
 		struct codec_compressor *c = NULL;
 
-		check(codec_compressor_new(CODEC_ZLIB, 0, &c) == -EINVAL && !c,
-		      "a page size of 0 is refused");
+		struct mdf_error *err = codec_compressor_new(CODEC_ZLIB, 0, &c);
+
+		check(err && err->code == -EINVAL && !c, "a page size of 0 is refused: %s",
+		      err ? mdf_error_text(err) : "no error");
+		mdf_error_free(err);
 	}
 	free(synthetic);
 	free(real);

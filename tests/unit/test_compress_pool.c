@@ -101,7 +101,7 @@ static unsigned char *expected(enum mdf_codec codec, const struct page_set *set,
 
 	for (size_t n = 0; out && packed && n < set->count; n++) {
 		const unsigned char *page = set->pages + n * PAGE;
-		struct codec_compressor *c;
+		struct codec_compressor *c = NULL;
 		size_t size = 0;
 		uint32_t size32;
 
@@ -109,7 +109,8 @@ static unsigned char *expected(enum mdf_codec codec, const struct page_set *set,
 			out[len++] = 'Z';
 			continue;
 		}
-		if (codec_compressor_new(codec, PAGE, &c) || codec_compress(c, page, packed, PAGE - 1, &size))
+		if (mdf_error_drop(codec_compressor_new(codec, PAGE, &c)) ||
+		    mdf_error_drop(codec_compress(c, page, packed, PAGE - 1, &size)))
 			size = 0;
 		codec_compressor_free(c);
 		if (!size) {
@@ -134,7 +135,7 @@ static unsigned char *run(enum mdf_codec codec, unsigned int threads, const stru
 	unsigned char *out = malloc(set->count * (PAGE + 4)), *back = malloc(PAGE);
 	size_t len = 0, next = 0, taken = 0;
 
-	*ok = out && back && !compress_pool_new(codec, PAGE, threads, true, &pool);
+	*ok = out && back && !mdf_error_drop(compress_pool_new(codec, PAGE, threads, true, &pool));
 	while (*ok && taken < set->count) {
 		struct compress_batch *b;
 
@@ -158,7 +159,9 @@ static unsigned char *run(enum mdf_codec codec, unsigned int threads, const stru
 				continue;
 			}
 			used = b->compressed[i] ? codec : CODEC_NONE;
-			*ok = *ok && !codec_decompress(used, b->packed + i * PAGE, b->size[i], back, PAGE) &&
+			*ok = *ok &&
+			      !mdf_error_drop(codec_decompress(used, b->packed + i * PAGE, b->size[i],
+							       back, PAGE)) &&
 			      !memcmp(back, page, PAGE);
 			memcpy(out + len, &b->size[i], sizeof(b->size[i]));
 			memcpy(out + len + 4, b->packed + i * PAGE, b->size[i]);

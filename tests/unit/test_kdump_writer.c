@@ -9,11 +9,15 @@
  *    pages counted, header fields as given;
  *  - the parts of a split dump: each page in the part of its pfn only;
  *  - failures: a classification that changes between the passes, a failing
- *    callback, an unreadable page, nothing to dump, bad parameters, an
- *    existing file: an error, and no file left (or the old one kept).
+ *    callback, a page to dump that the input excluded, nothing to dump,
+ *    bad parameters, an existing file: an error, and no file left (or the
+ *    old one kept);
+ *  - a page the source cannot read: the rest written, the file marked
+ *    incomplete.
  *
  * Prints one "ok" or "FAIL" line per check; exits 1 if any failed.
  */
+#include <endian.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,15 +38,10 @@
 
 static char dir[] = "/tmp/test_kdump_writer.XXXXXX";
 
-/*
- * Prints @err, if any, as makedumpfile would, for the log (not one the
- * page source said itself); its code, or 0.
- */
+/* Prints @err, if any, as makedumpfile would, for the log; its code, or 0. */
 static int said(struct mdf_error *err)
 {
-	if (!err)
-		return 0;
-	return page_source_said(err) ? mdf_error_drop(err) : mdf_error_print(err, false);
+	return mdf_error_print(err, false);
 }
 
 /* The synthetic machine: which pages exist, which to dump, and their bytes. */
@@ -83,21 +82,22 @@ struct source {
 	bool fail_classify;
 	bool scribble;
 	bool nothing;
-	uint64_t unreadable_pfn;
+	uint64_t excluded_pfn;
+	/* With @lose, a page the source cannot read (page_source_unreadable). */
+	bool lose;
+	uint64_t lost_pfn;
 	struct page_counts excluded;
 };
 
-static int classify(void *ctx, uint64_t start, uint64_t end, uint8_t *present, uint8_t *dumpable,
-		    struct page_counts *counts)
+static struct mdf_error *classify(void *ctx, uint64_t start, uint64_t end, uint8_t *present,
+				  uint8_t *dumpable, struct page_counts *counts)
 {
 	struct source *s = ctx;
 	size_t len = (size_t)(end - start + 7) / 8;
 
 	s->classify_calls++;
-	if (s->fail_classify) {
-		msg_error("test: classification failed");
-		return -EIO;
-	}
+	if (s->fail_classify)
+		return mdf_error(-EIO, "test: classification failed");
 	for (uint64_t pfn = start; pfn < end; pfn++) {
 		if (is_present(pfn))
 			present[(pfn - start) / 8] |= (uint8_t)(1u << ((pfn - start) % 8));
@@ -113,17 +113,21 @@ static int classify(void *ctx, uint64_t start, uint64_t end, uint8_t *present, u
 	}
 	if (s->classify_calls == s->change_at_call)
 		dumpable[0] ^= 1;
-	return 0;
+	return NULL;
 }
 
-static int read_page(void *ctx, uint64_t pfn, void *buf)
+static struct mdf_error *read_page(void *ctx, uint64_t pfn, void *buf)
 {
 	struct source *s = ctx;
 
-	if (pfn == s->unreadable_pfn)
-		return -MDF_EEXCLUDED;
+	if (pfn == s->excluded_pfn)
+		return &mdf_error_excluded;
+	if (s->lose && pfn == s->lost_pfn) {
+		memset(buf, 0, PAGE);
+		return &page_source_unreadable;
+	}
 	fill_page(pfn, buf);
-	return 0;
+	return NULL;
 }
 
 /* Notes as a kexec'd kernel leaves them: two CPUs, then VMCOREINFO. */
@@ -174,7 +178,7 @@ static struct kdump_writer_params params(const char *path, enum mdf_codec codec,
 static int write_dump(const struct kdump_writer_params *p, struct source *s,
 		      struct page_counts *counts, struct kdump_write_result *result)
 {
-	struct kdump_page_source src = { .classify = classify, .read_page = read_page, .ctx = s };
+	struct page_source src = { .classify = classify, .read_page = read_page, .ctx = s };
 
 	int err;
 
@@ -240,7 +244,7 @@ static void test_codecs(void)
 	for (size_t i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++) {
 		const char *one = unit_path(dir, "one.kdump"), *many = unit_path(dir, "many.kdump");
 		struct kdump_writer_params p = params(one, codecs[i], 1 << 20);
-		struct source s = { .scribble = true, .unreadable_pfn = UINT64_MAX };
+		struct source s = { .scribble = true, .excluded_pfn = UINT64_MAX };
 		struct kdump_write_result r;
 		struct page_counts counts;
 		int err = write_dump(&p, &s, &counts, &r);
@@ -270,7 +274,7 @@ static void test_flattened(void)
 	const char *plain = unit_path(dir, "plain.kdump"), *flat = unit_path(dir, "dump.flat");
 	const char *back = unit_path(dir, "back.kdump");
 	struct kdump_writer_params p = params(plain, CODEC_LZO, 128);
-	struct source s = { .unreadable_pfn = UINT64_MAX };
+	struct source s = { .excluded_pfn = UINT64_MAX };
 	struct kdump_write_result r, rf;
 	struct page_counts counts;
 	int err = write_dump(&p, &s, &counts, &r);
@@ -302,7 +306,7 @@ static void test_split(void)
 	for (int i = 0; i < 3 && !err; i++) {
 		struct kdump_writer_params p = params(unit_path(dir, i ? i == 1 ? "p2" : "p3" : "p1"),
 						      CODEC_ZSTD, 64);
-		struct source s = { .unreadable_pfn = UINT64_MAX };
+		struct source s = { .excluded_pfn = UINT64_MAX };
 		struct kdump_write_result r;
 		struct page_counts counts;
 
@@ -343,7 +347,7 @@ static void test_failures(void)
 
 	p = params(path, CODEC_ZLIB, 64);
 	err = write_dump(&p, &(struct source){ .change_at_call = 16 + 5,
-					       .unreadable_pfn = UINT64_MAX },
+					       .excluded_pfn = UINT64_MAX },
 			 &counts, &r);
 	check(err == -EAGAIN && access(path, F_OK) != 0,
 	      "a classification that changes between the passes: %d, no file", err);
@@ -351,7 +355,7 @@ static void test_failures(void)
 	err = write_dump(&p, &(struct source){ .fail_classify = true }, &counts, &r);
 	check(err == -EIO && access(path, F_OK) != 0, "a failing classifier: %d, no file", err);
 
-	err = write_dump(&p, &(struct source){ .unreadable_pfn = 502 }, &counts, &r);
+	err = write_dump(&p, &(struct source){ .excluded_pfn = 502 }, &counts, &r);
 	check(err == -MDF_EEXCLUDED && access(path, F_OK) != 0,
 	      "an unreadable page: %d, no file", err);
 
@@ -369,11 +373,32 @@ static void test_failures(void)
 
 	p = params(path, CODEC_ZLIB, 64);
 	close(open(path, O_WRONLY | O_CREAT, 0600));
-	err = write_dump(&p, &(struct source){ .unreadable_pfn = UINT64_MAX }, &counts, &r);
+	err = write_dump(&p, &(struct source){ .excluded_pfn = UINT64_MAX }, &counts, &r);
 	check(err == -EEXIST && access(path, F_OK) == 0, "an existing file: %d, kept", err);
 	p.force = true;
-	err = write_dump(&p, &(struct source){ .unreadable_pfn = UINT64_MAX }, &counts, &r);
+	err = write_dump(&p, &(struct source){ .excluded_pfn = UINT64_MAX }, &counts, &r);
 	check(!err, "an existing file with force: %d", err);
+	unlink(path);
+}
+
+/* A page the source cannot read costs that page only, and the header says so. */
+static void test_unreadable(void)
+{
+	const char *path = unit_path(dir, "lost.kdump");
+	struct kdump_writer_params p = params(path, CODEC_ZLIB, 64);
+	struct source s = { .excluded_pfn = UINT64_MAX, .lose = true, .lost_pfn = 502 };
+	struct kdump_disk_header dh = { 0 };
+	struct kdump_write_result r;
+	struct page_counts counts;
+	int err, fd;
+
+	err = write_dump(&p, &s, &counts, &r);
+	fd = open(path, O_RDONLY);
+	check(!err && fd >= 0 && pread(fd, &dh, sizeof(dh), 0) == (ssize_t)sizeof(dh) &&
+	      (le32toh(dh.status) & DUMP_DH_COMPRESSED_INCOMPLETE),
+	      "an unreadable page: %d, the file written and marked incomplete", err);
+	if (fd >= 0)
+		close(fd);
 	unlink(path);
 }
 
@@ -390,6 +415,7 @@ int main(void)
 	test_flattened();
 	test_split();
 	test_failures();
+	test_unreadable();
 	rmdir(dir);
 	return unit_exit_status();
 }
