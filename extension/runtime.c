@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "erase/erase_set.h"
-#include "extension/host.h"
+#include "extension/env.h"
 #include "extension/runtime.h"
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
