@@ -26,9 +26,9 @@
  * found), MOD_SYM_EXIST() whether it was found.  The layout is upstream's:
  * a .so built with either project's headers runs with either makedumpfile.
  *
- * Both objects are static, as btf_info.h's declarations are and for the
- * same reason: the declaration is valid at file scope and inside a
- * function.
+ * The declaration and its pointer are static objects, so that
+ * INIT_MOD_SYM() is valid at file scope and inside a function (btf_info.h
+ * says why).
  */
 struct ksym_info {
 	char *modname;
