@@ -57,6 +57,7 @@ def group_end(text, i):
 
 
 def without_attributes(text):
+    """@text without its __attribute__((...)): a format() holds parentheses of its own."""
     out, i = [], 0
     while True:
         at = text.find('__attribute__', i)
