@@ -74,9 +74,11 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/u
 .PHONY: all check check-kdump bench clean tests demo extensions install uninstall layering fuzz fuzz-quick
 all: $(BIN)
 
-# Extensions call into the executable: export their API (extension/exports.syms).
-$(BIN): $(MAIN_OBJS) $(CORE_OBJS) extension/exports.syms
-	$(CC) $(ALL_LDFLAGS) -Wl,--dynamic-list=extension/exports.syms -o $@ $(MAIN_OBJS) $(CORE_OBJS) $(LIBS)
+# Extensions call into the executable: it exports their API, and only that,
+# under a symbol version (extension/exports.map says why both flags).
+EXPORT_API := -Wl,--export-dynamic -Wl,--version-script=extension/exports.map
+$(BIN): $(MAIN_OBJS) $(CORE_OBJS) extension/exports.map
+	$(CC) $(ALL_LDFLAGS) $(EXPORT_API) -o $@ $(MAIN_OBJS) $(CORE_OBJS) $(LIBS)
 
 # Extensions are plain shared objects, never built with the sanitizers:
 # the executable that loads them carries the runtime.
@@ -122,9 +124,9 @@ $(BUILD)/tests/walkread: tests/tools/walkread.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
-$(BUILD)/tests/erasetool: tests/tools/erasetool.c $(CORE_OBJS)
+$(BUILD)/tests/erasetool: tests/tools/erasetool.c $(CORE_OBJS) extension/exports.map
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Wl,--dynamic-list=extension/exports.syms -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(EXPORT_API) -o $@ $(filter-out %.map,$^) $(ALL_LDFLAGS) $(LIBS)
 
 # Preloaded by tests/sh/t-write-failures.sh to make writes fail: never sanitized.
 $(BUILD)/tests/failio.so: tests/tools/failio.c

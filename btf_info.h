@@ -11,8 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Its declarations are made as kallsyms.h makes those of symbols. */
+#include "kallsyms.h"
+
 /*
- * A struct, or a member of one, that an extension declares at file scope:
+ * A struct, or a member of one, that an extension declares:
  *
  *     INIT_MOD_STRUCT_MEMBER(vmlinux, task_struct, mm);      required
  *     INIT_OPT_MOD_STRUCT_MEMBER(vmlinux, mm_struct, mm_rb); optional
@@ -41,13 +44,25 @@ struct ktype_info {
 
 #define MDF_KTYPE_NAME2_(MOD, S) _##MOD##_##S
 #define MDF_KTYPE_NAME3_(MOD, S, M) _##MOD##_##S##_##M
-#define MDF_KTYPE_PTR_(NAME) MDF_KTYPE_PTR2_(_ptr, NAME)
-#define MDF_KTYPE_PTR2_(P, NAME) P##NAME
+#define MDF_KTYPE_PTR_(NAME) MDF_CONCAT_(_ptr, NAME)
 
+/*
+ * A declaration is two static objects: the struct ktype_info, named after
+ * what it declares (_vmlinux_task_struct_mm), and the pointer to it in
+ * .init_ktypes.  Upstream writes the declarations at file scope; the
+ * series posted before it wrote INIT_MOD_STRUCT_MEMBER() inside the
+ * function that uses it.  Static objects serve both: gcc refuses a
+ * section for an automatic variable, not for a static one, and a static
+ * one has the constant address the pointer needs.  Inside a function the
+ * declaration is that function's own, filled like the others when the
+ * extension is loaded, before extension_init() runs: code that runs
+ * earlier, a constructor, reads zeros there and looks its types up with
+ * INIT_STRUCT_MEMBER() below instead.
+ */
 #define MDF_KTYPE_DECLARE_(NAME, MOD, S, M, SR, MR)                           \
-	struct ktype_info NAME = { #MOD, #S, M, SR, MR, 0, 0, 0, 0, -1 };      \
-	__attribute__((section(".init_ktypes"), used))                        \
-	struct ktype_info *MDF_KTYPE_PTR_(NAME) = &NAME
+	static struct ktype_info NAME = { #MOD, #S, M, SR, MR, 0, 0, 0, 0, -1 }; \
+	static struct ktype_info *MDF_KTYPE_PTR_(NAME)                        \
+		__attribute__((section(".init_ktypes"), used)) = &NAME
 
 #define INIT_MOD_STRUCT_MEMBER(MOD, S, M)                                     \
 	MDF_KTYPE_DECLARE_(MDF_KTYPE_NAME3_(MOD, S, M), MOD, S, #M, 1, 1)
@@ -58,9 +73,30 @@ struct ktype_info {
 #define INIT_OPT_MOD_STRUCT(MOD, S)                                           \
 	MDF_KTYPE_DECLARE_(MDF_KTYPE_NAME2_(MOD, S), MOD, S, 0, 0, 0)
 
-/* For a declaration made in another file of the same extension. */
-#define DECLARE_MOD_STRUCT_MEMBER(MOD, S, M) extern struct ktype_info MDF_KTYPE_NAME3_(MOD, S, M)
-#define DECLARE_MOD_STRUCT(MOD, S) extern struct ktype_info MDF_KTYPE_NAME2_(MOD, S)
+/*
+ * A file that uses a declaration another file of the extension makes
+ * (upstream's words for it: an extern declaration) gets a copy of its
+ * own, which makedumpfile fills too: another file's static objects are
+ * out of reach.  The copy is a tentative definition, so that a file may
+ * also make the declaration itself (a header of DECLARE_*() included
+ * where the INIT_*() are): the copy is then that declaration.  Alone, it
+ * gets its names from a constructor, which runs before makedumpfile reads
+ * the section; it is optional there, the file that makes the declaration
+ * says whether it is required.  At file scope only.
+ */
+#define MDF_KTYPE_COPY_(NAME, MOD, S, M)                                      \
+	static struct ktype_info NAME;                                         \
+	static struct ktype_info *MDF_UNIQUE_(_ptr_copy)                       \
+		__attribute__((section(".init_ktypes"), used)) = &NAME;        \
+	__attribute__((constructor)) static void MDF_UNIQUE_(_name_copy)(void) \
+	{                                                                      \
+		if (!NAME.modname)                                             \
+			NAME = (struct ktype_info){ #MOD, #S, M, 0, 0, 0, 0, 0, 0, -1 }; \
+	}                                                                      \
+	extern struct ktype_info NAME
+
+#define DECLARE_MOD_STRUCT_MEMBER(MOD, S, M) MDF_KTYPE_COPY_(MDF_KTYPE_NAME3_(MOD, S, M), MOD, S, #M)
+#define DECLARE_MOD_STRUCT(MOD, S) MDF_KTYPE_COPY_(MDF_KTYPE_NAME2_(MOD, S), MOD, S, 0)
 
 #define GET_MOD_STRUCT_MEMBER_MOFF(MOD, S, M) (MDF_KTYPE_NAME3_(MOD, S, M).member_bit_offset)
 #define GET_MOD_STRUCT_MEMBER_MSIZE(MOD, S, M) (MDF_KTYPE_NAME3_(MOD, S, M).member_size)
@@ -70,17 +106,27 @@ struct ktype_info {
 #define MOD_STRUCT_EXIST(MOD, S) (MDF_KTYPE_NAME2_(MOD, S).index >= 0)
 #define TYPE_EXIST(p) ((p)->index >= 0)
 
+/* The posted series' shorthands for the kernel's own types (module vmlinux). */
+#define INIT_KERN_STRUCT_MEMBER(S, M) INIT_MOD_STRUCT_MEMBER(vmlinux, S, M)
+#define INIT_OPT_KERN_STRUCT_MEMBER(S, M) INIT_OPT_MOD_STRUCT_MEMBER(vmlinux, S, M)
+#define INIT_KERN_STRUCT(S) INIT_MOD_STRUCT(vmlinux, S)
+#define INIT_OPT_KERN_STRUCT(S) INIT_OPT_MOD_STRUCT(vmlinux, S)
+#define DECLARE_KERN_STRUCT_MEMBER(S, M) DECLARE_MOD_STRUCT_MEMBER(vmlinux, S, M)
+#define DECLARE_KERN_STRUCT(S) DECLARE_MOD_STRUCT(vmlinux, S)
+#define GET_KERN_STRUCT_MEMBER_MOFF(S, M) GET_MOD_STRUCT_MEMBER_MOFF(vmlinux, S, M)
+#define GET_KERN_STRUCT_MEMBER_MSIZE(S, M) GET_MOD_STRUCT_MEMBER_MSIZE(vmlinux, S, M)
+#define GET_KERN_STRUCT_MEMBER_SSIZE(S, M) GET_MOD_STRUCT_MEMBER_SSIZE(vmlinux, S, M)
+#define KERN_STRUCT_MEMBER_EXIST(S, M) MOD_STRUCT_MEMBER_EXIST(vmlinux, S, M)
+#define GET_KERN_STRUCT_SSIZE(S) GET_MOD_STRUCT_SSIZE(vmlinux, S)
+#define KERN_STRUCT_EXIST(S) MOD_STRUCT_EXIST(vmlinux, S)
+
 /*
- * The series posted before upstream's: lookups made where they are
- * written, inside a function that has a local `struct struct_member_info
- * smi`.  get_struct_member_by_name() fills the sizes and the member's
- * offset in bits (its width in member_bit_sz: the bitfield's, or
- * member_size * 8); with member_name NULL, only struct_size.
- *
- * That series named one macro like upstream's, INIT_MOD_STRUCT_MEMBER,
- * for a lookup inside a function; upstream's file-scope declaration has
- * the name here.  Code written for the posted series that uses it defines
- * MDF_POSTED_SERIES_API before including this header.
+ * The series posted before upstream's also looked types up where the
+ * code runs, inside a function that has a local `struct struct_member_info
+ * smi`, which works in constructors too.  get_struct_member_by_name()
+ * fills the sizes and the member's offset in bits (its width in
+ * member_bit_sz: the bitfield's, or member_size * 8); with member_name
+ * NULL, only struct_size.
  */
 struct struct_member_info {
 	char *modname;
@@ -107,16 +153,5 @@ bool get_struct_member_by_name(struct struct_member_info *smi);
 #define GET_STRUCT_MEMBER_MSIZE(S, M) (_smi__##S##_##M.member_size)
 #define GET_STRUCT_MEMBER_SSIZE(S, M) (_smi__##S##_##M.struct_size)
 #define GET_STRUCT_SSIZE(S) (_smi__##S.struct_size)
-
-#ifdef MDF_POSTED_SERIES_API
-#undef INIT_MOD_STRUCT_MEMBER
-#undef GET_MOD_STRUCT_MEMBER_MOFF
-#undef GET_MOD_STRUCT_MEMBER_MSIZE
-#undef GET_MOD_STRUCT_MEMBER_SSIZE
-#define INIT_MOD_STRUCT_MEMBER(MOD, S, M) MDF_POSTED_LOOKUP_(_smi_##MOD##_##S##_##M, #MOD, #S, #M)
-#define GET_MOD_STRUCT_MEMBER_MOFF(MOD, S, M) (_smi_##MOD##_##S##_##M.member_bit_offset)
-#define GET_MOD_STRUCT_MEMBER_MSIZE(MOD, S, M) (_smi_##MOD##_##S##_##M.member_size)
-#define GET_MOD_STRUCT_MEMBER_SSIZE(MOD, S, M) (_smi_##MOD##_##S##_##M.struct_size)
-#endif
 
 #endif

@@ -6,7 +6,10 @@
  * INIT_MOD_SYM() are filled by extension/declarations.c, whose twin of
  * struct ksym_info must keep upstream's layout.
  */
+#include <limits.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "extension/declarations.h"
 #include "kallsyms.h"
@@ -30,4 +33,35 @@ uint64_t next_list(uint64_t list)
 	uint64_t next;
 
 	return mdf_read_u64(list, &next) ? 0 : next;
+}
+
+/* Room for 4 pointers, then half as much again each time it is full. */
+bool add_to_arr(void ***arr, int *arr_len, int *arr_cap, void *elem)
+{
+	int cap = *arr ? *arr_cap : 0;
+
+	if (!*arr)
+		*arr_len = 0;
+	if (*arr_len >= cap) {
+		int grown = cap < 4 ? 4 : cap + cap / 2;
+		void **more;
+
+		if (cap > INT_MAX / 3 * 2)
+			return false;
+		more = reallocarray(*arr, (size_t)grown, sizeof(**arr));
+		if (!more)
+			return false;
+		*arr = more;
+		*arr_cap = grown;
+	}
+	(*arr)[(*arr_len)++] = elem;
+	return true;
+}
+
+bool push_uniq_str(void ***arr, int *arr_len, int *arr_cap, char *str)
+{
+	for (int i = 0; *arr && i < *arr_len; i++)
+		if (!strcmp((*arr)[i], str))
+			return true;
+	return add_to_arr(arr, arr_len, arr_cap, str);
 }

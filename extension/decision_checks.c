@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "extension/decision_checks.h"
-#include "extension/host.h"
+#include "extension/env.h"
 #include "kernel/kernel.h"
 #include "kernel/mem_map.h"
 #include "memory/reader.h"

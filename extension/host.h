@@ -24,28 +24,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct dump_input;
-struct erase_set;
-struct kernel;
+#include "extension/env.h"
+
 struct mdf_error;
-struct mem_map;
-struct memory;
 struct page_decisions;
-struct page_scan;
-struct vmcoreinfo;
 
 #ifndef EXTENSION_DIR
 #define EXTENSION_DIR "/usr/lib64/makedumpfile/extensions"
 #endif
 #define EXTENSION_DEFAULT_TIMEOUT 60
-/* Different WHATs of mdf_erase_*() one extension may use. */
-#define EXTENSION_MAX_ERASE_WHATS 256
-
-struct extension_arg {
-	const char *extension;   /* NAME of --extension-arg NAME:KEY=VALUE */
-	const char *key;
-	const char *value;
-};
 
 struct extension_options {
 	const char *dir;         /* --extension-dir; NULL: EXTENSION_DIR */
@@ -59,22 +46,6 @@ struct extension_options {
 	unsigned int timeout;    /* seconds per extension */
 	const struct extension_arg *args;
 	size_t nr_args;
-};
-
-/* What the extensions need to read the dump. */
-struct extension_env {
-	struct memory *mem;
-	struct kernel *kernel;
-	struct page_scan *scan;  /* for extension_callback(); the children's copies move it */
-	const struct mem_map *mem_map;
-	uint32_t page_size;
-	uint64_t max_pfn;
-	/*
-	 * Where the extensions' erasures go, each entry named "EXTENSION:WHAT".
-	 * NULL in a run that erases nothing: an extension's requests are then
-	 * dropped, with a warning.
-	 */
-	struct erase_set *erase;
 };
 
 /* How one extension fared, for the end-of-run report. */

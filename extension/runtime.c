@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "erase/erase_set.h"
-#include "extension/host.h"
+#include "extension/env.h"
 #include "extension/runtime.h"
 #include "kernel/btf.h"
 #include "kernel/kallsyms.h"
@@ -48,10 +48,10 @@ struct mdf_extension {
 static struct mdf_extension runtime;
 
 /*
- * What the message macros of upstream's API (makedumpfile.h's MSG,
- * ERRMSG) read, set for the extension before it is loaded.
+ * Whether the message macros of upstream's API (makedumpfile.h's MSG)
+ * print to stderr, set for the extension before it is loaded.  The level
+ * they read, message_level, is util/message.c's own.
  */
-int message_level = ML_DEFAULT;
 int flag_strerr_message;
 
 /*
@@ -102,7 +102,6 @@ void extension_runtime_begin(const struct extension_env *env, const char *name,
 	runtime.args = args;
 	runtime.nr_args = nr_args;
 	erase_set_init(&runtime.erase, env->page_size, env->max_pfn);
-	message_level = msg_level();
 	flag_strerr_message = msg_stdout_is_data();
 }
 

@@ -16,6 +16,9 @@ struct extension_env;
 struct mdf_extension;
 struct page_decisions;
 
+/* Different WHATs of mdf_erase_*() one extension may use. */
+#define EXTENSION_MAX_ERASE_WHATS 256
+
 /* In the parent, before the extensions' children: what they share. */
 void extension_runtime_prepare(const struct extension_env *env);
 /* In the parent, after the children: lets go of what they shared. */

@@ -5,7 +5,12 @@
 
 #include "util/message.h"
 
-static int message_level = ML_DEFAULT;
+/*
+ * The one level of the process.  Its name is upstream's: the message
+ * macros of the extensions' makedumpfile.h read it (and an extension may
+ * set it, in its own process), so it is exported, not static.
+ */
+int message_level = ML_DEFAULT;
 static bool stdout_is_data;
 /* Where messages go when not to stdout and stderr (msg_set_streams). */
 static FILE *out_stream, *err_stream;

@@ -11,6 +11,15 @@
 EXT=$TOOLS/extensions
 CHECK="$PYTHON $PROJECT/tests/py/extcheck.py $TOOLS/dumpread"
 
+# What makedumpfile exports: the names the public headers declare, each as
+# name@@MDF_1.0, and none of its internals; a name left out of the headers
+# is caught as a leak.
+EXPORTS="$PYTHON $PROJECT/tests/py/exportcheck.py"
+HEADERS="include/makedumpfile-extension.h makedumpfile.h kallsyms.h btf_info.h extension.h erase_info.h"
+check ext-exports-are-the-headers $EXPORTS "$MDF" "$PROJECT" $HEADERS
+$EXPORTS --without mdf_read_u64 "$MDF" "$PROJECT" $HEADERS >"$WORK/leak.log" 2>&1
+grep -q "^mdf_read_u64@@MDF_1.0 is exported but no public header declares it$" "$WORK/leak.log" &&
+	pass ext-exports-leak-caught || fail ext-exports-leak-caught "$(tail -n 3 "$WORK/leak.log")"
 
 if [ ! -s "$EXT/labprobe_anon.so" ]; then
 	skip extensions "the test extensions are not built ($EXT)"
@@ -18,6 +27,11 @@ if [ ! -s "$EXT/labprobe_anon.so" ]; then
 fi
 anon=$(extension_dir anon "$EXT" labprobe_anon)
 compat=$(extension_dir compat "$EXT" labprobe_anon_compat)
+# Extensions link against nothing: their references to makedumpfile carry
+# no version, and must bind to MDF_1.0's definitions (the runs below).
+for so in labprobe_anon labprobe_anon_compat; do
+	readelf -V "$EXT/$so.so" | grep -q MDF_ && fail "ext-unversioned-$so" "it names a version of ours"
+done
 
 for guest in 6.1-kdump 6.1-qemu 7.2-qemu; do
 	dump=$(fixture "$guest.elf") || { skip "extensions-$guest" "no $VMCORES/$guest"; continue; }

@@ -8,8 +8,10 @@
 # the same printed values, the same page sets (python3-libkdumpfile) and,
 # for the eraser, the same bytes, on the shared x86_64 dumps at -d 1 and
 # -d 31; at -d 1 the shmem callback removes the vgem buffer's pages, all
-# and only them (marker-pfns.txt).  Then what
-# upstream does not survive and we must: crashing, hanging and garbage
+# and only them (marker-pfns.txt).  The posted series' usage (posted_series/:
+# declarations inside functions, a second file's through DECLARE_*) built
+# with `cc -O2 -fPIC -shared` prints what upstream's binary prints running
+# the same source.  Then what upstream does not survive and we must: crashing, hanging and garbage
 # callbacks, broken declarations, a missing extension_init(), two
 # extensions of one name, and a bare name that exists only in the current
 # directory.
@@ -40,6 +42,21 @@ for src in "$TREE"/extensions/*.c; do
 done
 [ "$built" -eq "$(ls "$TREE"/extensions/*.c | wc -l)" ] && pass upstream-api-build-with-upstreams-line
 X=$TREE/extensions
+
+# The posted series' usage, two files in one .so (posted_series/): built with
+# the series' own line, no linker script, no define; and with upstream's
+# line (in ld/), for upstream's makedumpfile to run as the oracle.
+mkdir -p "$TREE/posted_series" "$X/ld" && chmod 0755 "$TREE/posted_series" "$X/ld"
+cp "$PROJECT"/tests/upstream_api/posted_series/*.[ch] "$TREE/posted_series/"
+posted_sources="posted_series.c posted_series_tasks.c"
+if (cd "$TREE/posted_series" && $CC -O2 -fPIC -shared -o "$X/posted_series.so" $posted_sources &&
+	$CC -O2 -fPIC -shared -Wl,-T,../makedumpfile.ld -o "$X/ld/posted_series.so" $posted_sources) \
+	>"$WORK/posted-build.log" 2>&1; then
+	chmod 0644 "$X/posted_series.so" "$X/ld/posted_series.so"
+	pass upstream-api-posted-series-builds-unchanged
+else
+	fail upstream-api-posted-series-builds-unchanged "$(grep -m 3 error "$WORK/posted-build.log")"
+fi
 
 # The C library names upstream's makedumpfile.h gives without being asked: -Werror.
 check upstream-api-posted-series-names $CC -std=gnu11 -Wall -Wextra -Werror -fPIC -shared \
@@ -87,6 +104,15 @@ else
 				{ fail "$t-$ext" "a run failed: $(tail -n 2 "$WORK/$t-$ext.ours")"; continue; }
 			same_lines "$t-$ext" "$ext"
 		done
+		# Every line: declarations inside functions, and DECLARE_* copies, all filled.
+		n=$t-posted_series
+		if ours "$n" posted_series 31 "$dump" && upstream "$n" ld/posted_series 31 "$dump"; then
+			same_lines "$n" posted_series
+			[ "$(grep -c "^posted_series: " "$WORK/$n.ours")" -eq 9 ] && pass "$n-every-line" ||
+				fail "$n-every-line" "$(grep "^posted_series: " "$WORK/$n.ours" | head -n 9)"
+		else
+			fail "$n" "a run failed: $(tail -n 2 "$WORK/$n.ours")"
+		fi
 		levels="1 31"
 		for level in $levels; do
 			n=$t-comm-eraser-d$level
