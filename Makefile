@@ -13,7 +13,8 @@
 #                 each for FUZZ_SECONDS (default 10; of its own CPU time with FUZZ_CPU=1);
 #                 fails on any crash, hang or leak
 # make fuzz-quick the same without fuzzing: the regressions and the seeds, once each
-# make layering  check that #includes run down the layers (part of make check)
+# make layering  check that #includes run down the layers and that no modules
+#                 depend on each other in a cycle (part of make check)
 # make bench      benchmarks against upstream makedumpfile (RUNS=7 rounds; BENCH_64G=1 adds a
 #                 generated 64 GiB dump, about 1.1 GB of disk)
 # make extensions build extensions/*.c and eppic_scripts/*.c
@@ -171,8 +172,9 @@ fuzz fuzz-quick:
 	$(MAKE) FUZZ=1 $@
 endif
 
-layering:
-	@python3 tests/py/layering.py $(LAYERS)
+# The layers and cli/ above them; the link check reads the objects.
+layering: $(CORE_OBJS) $(MAIN_OBJS)
+	@python3 tests/py/layering.py --objects $(BUILD) $(LAYERS) cli
 
 check: tests layering
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) MDF_SANITIZE=$(SANITIZE) T="$(T)" tests/run.sh
