@@ -18,46 +18,17 @@
  *     bytes are erased, and an untyped value has no members.
  *
  * The expression's value is where its data is; what "erase" makes of it
- * (the data, or what a pointer points to) is the runner's (config_run.c).
- * Here too are the resolver's messages: each names the config's line.
+ * (the data, or what a pointer points to) is the erase command's
+ * (config_erase.c).
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "erase/config_internal.h"
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
-
-bool config_error_is_fatal(const struct mdf_error *err)
-{
-	return err && (err->code == -ENOMEM || err->code == -E2BIG);
-}
-
-struct mdf_error *config_unresolved(const struct resolver *r, int code, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	return mdf_error(code, "%s:%u: %s", r->cfg->path, r->line, text);
-}
-
-void config_warn(const struct resolver *r, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	msg_warn("%s:%u: %s", r->cfg->path, r->line, text);
-}
 
 struct mdf_error *config_read_pointer(struct resolver *r, uint64_t addr, const char *what, uint64_t *value)
 {

@@ -7,9 +7,11 @@
  *   config_parser.c   the tokens as statements: the parsed config below
  *   config_types.c    C types over the dump's BTF, with the pointers casts add
  *   config_symbols.c  where a symbol is and what type it has
+ *   config_report.c   the resolver's messages, and which errors are fatal
  *   config_eval.c     an expression's value: an address and a type
- *   config_run.c      each statement resolved into the erase set
- *   config_loops.c    the three kinds of loop
+ *   config_erase.c    what one erase command erases
+ *   config_loops.c    the three kinds of loop, each running erase commands
+ *   config_run.c      each statement resolved into the erase set, in order
  *
  * Resolving ends in one of three ways, and every function of the resolver
  * says which by what it returns: NULL, done; an error of -ENOMEM or
@@ -156,7 +158,7 @@ uint64_t ctype_size(struct ctype t, uint32_t pointer_size);
 void ctype_describe(struct ctype t, char *buf, size_t len);
 bool ctype_find_member(struct ctype t, const char *name, struct ctype_member *out);
 
-/* ---- Resolution (config_eval.c, config_symbols.c, config_run.c, config_loops.c) ---- */
+/* ---- Resolution (config_report.c to config_run.c) ---- */
 
 /* What an expression evaluates to. */
 struct value {
@@ -195,7 +197,7 @@ struct resolver {
 	size_t nr_guesses, cap_guesses;
 };
 
-/* No memory, or an erase set full: the whole config stops. */
+/* config_report.c.  No memory, or an erase set full: the whole config stops. */
 bool config_error_is_fatal(const struct mdf_error *err);
 /* Why the statement at r->line erases nothing: an error of @code, "PATH:LINE: @fmt". */
 struct mdf_error *config_unresolved(const struct resolver *r, int code, const char *fmt, ...)
