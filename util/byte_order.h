@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The byte order of the dumped machine, which is never the host's by
+ * assumption: a value read from a dump goes through these, the one place
+ * that turns the dump's order into the host's.
+ */
+#ifndef MDF_UTIL_BYTE_ORDER_H
+#define MDF_UTIL_BYTE_ORDER_H
+
+#include <endian.h>
+#include <stdint.h>
+
+enum byte_order {
+	BYTE_ORDER_LITTLE,
+	BYTE_ORDER_BIG,
+};
+
+static inline uint32_t dump_to_host32(enum byte_order order, uint32_t raw)
+{
+	return order == BYTE_ORDER_BIG ? be32toh(raw) : le32toh(raw);
+}
+
+static inline uint64_t dump_to_host64(enum byte_order order, uint64_t raw)
+{
+	return order == BYTE_ORDER_BIG ? be64toh(raw) : le64toh(raw);
+}
+
+#endif
