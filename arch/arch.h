@@ -132,7 +132,11 @@ struct arch_ops {
 	 * or does not agree.
 	 */
 	struct mdf_error *(*kernel_image)(void *state, const struct arch_symbols *syms, struct arch_image *out);
-	/* The same for the direct map; what else it cannot find is 0. */
+	/*
+	 * Optional: where the kernel maps the rest of memory.  The direct
+	 * map, checked against the page tables, or an error; vmemmap and
+	 * vmalloc where they are known, else 0.
+	 */
 	struct mdf_error *(*address_space)(void *state, const struct arch_symbols *syms,
 					   struct arch_address_space *out);
 	/*
