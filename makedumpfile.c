@@ -66,6 +66,7 @@ struct mdf_context {
 	struct mdf_options opt;
 	struct erase_config *erase_config;  /* --config, read before the dump is opened */
 	struct dump_input *input;
+	const struct arch_ops *arch;  /* the dumped machine's, once known */
 	struct vmcoreinfo *vmcoreinfo;
 	struct memory *memory;
 	struct kernel *kernel;        /* VMCOREINFO, kallsyms and BTF, loaded as asked for */
@@ -90,6 +91,9 @@ static int open_dump(struct mdf_context *ctx)
 	if (ctx->vmcoreinfo)
 		return 0;
 	err = ctx->input ? NULL : input_open(ctx->opt.vmcore, &ctx->input);
+	/* A machine the format names and no architecture here reads is said first. */
+	if (!err && !ctx->arch)
+		err = arch_from_format(ctx->input, &ctx->arch);
 	if (err)
 		return print_error(err);
 	if (!ctx->opt.non_mmap && input_map_procfs(ctx->input))
@@ -107,7 +111,6 @@ static int open_dump(struct mdf_context *ctx)
 
 static int open_memory(struct mdf_context *ctx)
 {
-	const struct arch_ops *arch = arch_find(ctx->input->machine);
 	struct mdf_error *err;
 	int64_t page_size;
 
@@ -126,12 +129,13 @@ static int open_memory(struct mdf_context *ctx)
 			  ctx->opt.vmcore, (long long)page_size, ctx->input->page_size);
 		return -MDF_ECORRUPT;
 	}
-	if (!arch) {
-		msg_error("%s: a dump of a %s machine: not an architecture this makedumpfile reads",
-			  ctx->opt.vmcore, ctx->input->machine);
-		return -ENOTSUP;
+	/* The format names no machine: VMCOREINFO's lines tell. */
+	if (!ctx->arch) {
+		err = arch_from_vmcoreinfo(ctx->vmcoreinfo, &ctx->arch);
+		if (err)
+			return print_error(mdf_error_wrap(err, "%s", ctx->opt.vmcore));
 	}
-	err = memory_open(ctx->input, arch, ctx->vmcoreinfo, &ctx->memory);
+	err = memory_open(ctx->input, ctx->arch, ctx->vmcoreinfo, &ctx->memory);
 	if (!err)
 		err = kernel_new(ctx->memory, ctx->vmcoreinfo, &ctx->kernel);
 	if (!err && ctx->opt.vmlinux)
@@ -532,9 +536,9 @@ static void give_kernel_vaddrs(struct mdf_context *ctx, struct elf_segments *seg
 	struct kernel_map map;
 	struct mdf_error *err;
 
-	if (elf_segments_have_kernel_vaddrs(segs))
+	if (elf_segments_have_kernel_vaddrs(segs, ctx->memory))
 		return;
-	err = kernel_map_find(ctx->kernel, ctx->memory, ctx->input->machine, &map);
+	err = kernel_map_find(ctx->kernel, ctx->memory, &map);
 	if (!err)
 		err = elf_segments_set_kernel_vaddrs(segs, &map);
 	if (!err) {

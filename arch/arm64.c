@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * arm64: the kernel's page tables from swapper_pg_dir, with 4K, 16K or
- * 64K pages and two to five levels.
+ * arm64 (aarch64): little-endian (Linux runs it so), 8-byte pointers; the
+ * kernel's page tables from swapper_pg_dir, with 4K, 16K or 64K pages and
+ * two to five levels.  A dump is of it when its ELF says EM_AARCH64, its
+ * kdump header "aarch64", or else VMCOREINFO has NUMBER(kimage_voffset),
+ * which only arm64 writes.
  *
  * VMCOREINFO says all that shapes a walk: PAGESIZE, NUMBER(VA_BITS) (what
  * the kernel was built for) and NUMBER(TCR_EL1_T1SZ), from which the
@@ -31,8 +34,16 @@
  * With pointer authentication, a kernel pointer saved on a stack carries
  * a PAC in the bits NUMBER(KERNELPACMASK) names; those bits of a kernel
  * address are ones once stripped.
+ *
+ * The kernel's half is the walked range's: [-(1 << (64 - T1SZ)), 2^64).
+ * Within it, besides the linear map (the direct map of physical memory)
+ * and the image, newer kernels' VMCOREINFO (6.1's does) names vmalloc's
+ * and vmemmap's ranges (NUMBER(VMALLOC_START), NUMBER(VMEMMAP_START));
+ * older kernels' are not known here.  The image's extent is [_text, _end), which
+ * kallsyms name only with CONFIG_KALLSYMS_ALL (Debian's kernels lack it:
+ * kexec-tools takes the extent from /proc/iomem, which a dump lacks).
  */
-#include <endian.h>
+#include <elf.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -47,6 +58,7 @@
 #define DESC_BLOCK 0x1ull
 #define KERNEL_ADDRESS_BIT 55  /* selects TTBR1, the kernel's half */
 #define MAX_LEVELS 5
+#define PAGE_SIZES (4096u | 16384u | 65536u)
 
 struct arm64_state {
 	struct phys_reader reader;
@@ -61,6 +73,10 @@ struct arm64_state {
 	uint64_t page_offset; /* -(1 << VA_BITS); -(1 << (VA_BITS - 1)) before 5.4 */
 	uint64_t linear_start, linear_size;
 	uint64_t pac_mask;
+	uint64_t kimage_voffset;
+	/* VMCOREINFO's ranges, 0 where it has none. */
+	uint64_t vmemmap_start;
+	uint64_t vmalloc_start, vmalloc_end;
 };
 
 /* The levels a walk of @va_bits takes with pages of 1 << @page_shift bytes. */
@@ -118,10 +134,9 @@ static struct mdf_error *walk(const struct arm64_state *st, uint64_t root, uint6
 		struct mdf_error *err;
 
 		tables[st->levels - 1 - level] = table;
-		err = st->reader.read(st->reader.ctx, table + index * 8, &desc, sizeof(desc));
+		err = phys_read_u64(&st->reader, table + index * 8, &desc);
 		if (err)
 			return err;
-		desc = le64toh(desc);
 		type = desc & DESC_TYPE_MASK;
 		next = output_address(st, desc);
 		if (level == 0 && type == DESC_TABLE) {
@@ -216,7 +231,7 @@ static struct mdf_error *walk_tables(struct table_walk *w, uint64_t table, int b
 	if (mdf_error_drop(st->reader.read(st->reader.ctx, table, entries, count * 8)))
 		return NULL;
 	for (size_t i = 0; i < count && !err; i++) {
-		uint64_t desc = le64toh(entries[i]), next = output_address(st, desc);
+		uint64_t desc = dump_to_host64(st->reader.order, entries[i]), next = output_address(st, desc);
 		int added;
 
 		if ((desc & DESC_TYPE_MASK) != DESC_TABLE)
@@ -257,7 +272,8 @@ static struct mdf_error *read_config(struct arm64_state *st, const struct vmcore
 
 	if (!vmcoreinfo_plain_number(vi, "PAGESIZE", &page_size))
 		return mdf_error(-MDF_ECORRUPT, "VMCOREINFO has no PAGESIZE: the arm64 page tables' shape is unknown");
-	if (page_size != 4096 && page_size != 16384 && page_size != 65536)
+	if (page_size <= 0 || page_size > UINT32_MAX || (page_size & (page_size - 1)) ||
+	    !(PAGE_SIZES & (uint32_t)page_size))
 		return mdf_error(-MDF_ECORRUPT, "VMCOREINFO's PAGESIZE=%" PRId64 " is no arm64 page size "
 				 "(4096, 16384 or 65536)", page_size);
 	st->page_shift = (unsigned int)__builtin_ctzll((uint64_t)page_size);
@@ -354,6 +370,21 @@ static struct mdf_error *check_kernel_image(const struct arm64_state *st, uint64
 	return NULL;
 }
 
+/* The ranges VMCOREINFO names, where both ends are there and in order. */
+static void read_ranges(struct arm64_state *st, const struct vmcoreinfo *vi)
+{
+	int64_t start, end;
+
+	if (vmcoreinfo_number(vi, "VMEMMAP_START", &start) && vmcoreinfo_number(vi, "VMEMMAP_END", &end) &&
+	    (uint64_t)start < (uint64_t)end)
+		st->vmemmap_start = (uint64_t)start;
+	if (vmcoreinfo_number(vi, "VMALLOC_START", &start) && vmcoreinfo_number(vi, "VMALLOC_END", &end) &&
+	    (uint64_t)start < (uint64_t)end) {
+		st->vmalloc_start = (uint64_t)start;
+		st->vmalloc_end = (uint64_t)end;
+	}
+}
+
 static struct mdf_error *arm64_init(const struct vmcoreinfo *vi, const struct phys_reader *reader, void **out)
 {
 	struct arm64_state *st = calloc(1, sizeof(*st));
@@ -381,6 +412,8 @@ static struct mdf_error *arm64_init(const struct vmcoreinfo *vi, const struct ph
 		goto fail;
 	vmcoreinfo_number(vi, "KERNELPACMASK", &pac_mask);
 	st->pac_mask = (uint64_t)pac_mask;
+	st->kimage_voffset = (uint64_t)kimage_voffset;
+	read_ranges(st, vi);
 	st->phys_offset = (uint64_t)phys_offset;
 	walked_half = ~0ull << st->va_bits_walked;
 	st->linear_size = 1ull << (st->va_bits_walked - 1);
@@ -410,16 +443,80 @@ fail:
 	return err;
 }
 
+static bool arm64_is_kernel_address(const void *state, uint64_t vaddr)
+{
+	const struct arm64_state *st = state;
+
+	return vaddr >= ~0ull << st->va_bits_walked;
+}
+
+static struct mdf_error *arm64_kernel_image(void *state, const struct arch_symbols *syms, struct arch_image *out)
+{
+	const struct arm64_state *st = state;
+	uint64_t text, end, paddr, page_size = 1ull << st->page_shift;
+	struct mdf_error *err;
+
+	if (mdf_error_drop(syms->address(syms->ctx, "_text", &text)) ||
+	    mdf_error_drop(syms->address(syms->ctx, "_end", &end)))
+		return mdf_error(-ENOENT, "kallsyms do not locate _text and _end, the kernel image's extent "
+				 "(a kernel without CONFIG_KALLSYMS_ALL?)");
+	if (end <= text || text % page_size || text - st->linear_start < st->linear_size ||
+	    text < ~0ull << st->va_bits_walked)
+		return mdf_error(-MDF_ECORRUPT, "_text=%" PRIx64 " and _end=%" PRIx64 " do not bound a kernel "
+				 "image outside the linear map", text, end);
+	err = walk(st, st->root, text, &paddr, NULL);
+	if (err)
+		return mdf_error_wrap(err, "translating _text=%" PRIx64, text);
+	if (paddr != text - st->kimage_voffset)
+		return mdf_error(-MDF_ECORRUPT, "the page tables map _text=%" PRIx64 " at physical 0x%" PRIx64
+				 ", not at 0x%" PRIx64 " as NUMBER(kimage_voffset) says", text, paddr,
+				 text - st->kimage_voffset);
+	out->vaddr = text;
+	out->paddr = paddr;
+	out->size = (end - text + page_size - 1) / page_size * page_size;
+	return NULL;
+}
+
+/* __va(p) = (p - PHYS_OFFSET) | PAGE_OFFSET: the sum init checked against the page tables. */
+static struct mdf_error *arm64_address_space(void *state, const struct arch_symbols *syms,
+					     struct arch_address_space *out)
+{
+	const struct arm64_state *st = state;
+
+	(void)syms;
+	out->direct_map = st->page_offset - st->phys_offset;
+	out->vmemmap_start = st->vmemmap_start;
+	out->vmalloc_start = st->vmalloc_start;
+	out->vmalloc_end = st->vmalloc_end;
+	return NULL;
+}
+
 static void arm64_free(void *state)
 {
 	free(state);
 }
 
+static const char *const arm64_vmcoreinfo_keys[] = {
+	"NUMBER(kimage_voffset)",
+	NULL,
+};
+
+/* -E keeps a QEMU dump's addresses: kexec's for arm64 have not been checked against one. */
 const struct arch_ops arch_arm64 = {
 	.name = "aarch64",
+	.elf_machine = EM_AARCH64,
+	.vmcoreinfo_keys = arm64_vmcoreinfo_keys,
+	.byte_order = BYTE_ORDER_LITTLE,
+	.pointer_size = 8,
+	.page_sizes = PAGE_SIZES,
+	.default_page_size = 4096,
 	.init = arm64_init,
+	.free = arm64_free,
 	.vtop = arm64_vtop,
 	.vtop_root = arm64_vtop_root,
 	.for_each_table_page = arm64_for_each_table_page,
-	.free = arm64_free,
+	.is_kernel_address = arm64_is_kernel_address,
+	.kernel_image = arm64_kernel_image,
+	.address_space = arm64_address_space,
+	.kexec_vaddrs = false,
 };

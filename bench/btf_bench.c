@@ -126,13 +126,16 @@ static int one_run(const char *path, struct run *run)
 	size_t heap_before;
 	long resident_before;
 	double start, t;
+	const struct arch_ops *arch;
 	struct mdf_error *err;
 
 	err = input_open(path, &in);
 	if (!err)
 		err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, path, &vi);
 	if (!err)
-		err = memory_open(in, arch_find(in->machine), vi, &mem);
+		err = arch_detect(in, vi, &arch);
+	if (!err)
+		err = memory_open(in, arch, vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (err)

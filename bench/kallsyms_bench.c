@@ -56,13 +56,16 @@ static struct mdf_error *time_one(const char *path, enum mode mode, double *ms, 
 	double start;
 	int64_t index[NR_ASKED];
 	size_t listed = 0;
+	const struct arch_ops *arch;
 	struct mdf_error *err;
 
 	err = input_open(path, &in);
 	if (!err)
 		err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, path, &vi);
 	if (!err)
-		err = memory_open(in, arch_find(in->machine), vi, &mem);
+		err = arch_detect(in, vi, &arch);
+	if (!err)
+		err = memory_open(in, arch, vi, &mem);
 	start = now_ms();
 	if (!err)
 		err = kallsyms_open(mem, vi, &ks);

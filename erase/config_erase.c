@@ -27,6 +27,7 @@
 #include "erase/erase_set.h"
 #include "kernel/btf.h"
 #include "memory/reader.h"
+#include "util/byte_order.h"
 #include "util/error.h"
 #include "util/message.h"
 
@@ -64,7 +65,7 @@ static struct mdf_error *read_size(struct resolver *r, const struct expr *e, con
 {
 	unsigned char bytes[8] = { 0 };
 	struct mdf_error *err, *unresolved;
-	uint64_t n, value = 0;
+	uint64_t n, value;
 
 	if (!v->typed || !ctype_is_integer(v->type))
 		return config_unresolved(r, -EINVAL, "the size %s is not an integer%s", e->text,
@@ -77,9 +78,7 @@ static struct mdf_error *read_size(struct resolver *r, const struct expr *e, con
 		mdf_error_free(err);
 		return unresolved;
 	}
-	/* The dumped machine is little-endian, as this program's readers assume. */
-	for (uint64_t i = n; i-- > 0;)
-		value = value << 8 | bytes[i];
+	value = dump_to_host_bytes(mem_byte_order(r->mem), bytes, (size_t)n);
 	if (value > MAX_READ_SIZE)
 		return config_unresolved(r, -ERANGE, "the size %s is %" PRIu64 " bytes, above the %u bytes a "
 					 "size read from the dump may be", e->text, value, MAX_READ_SIZE);

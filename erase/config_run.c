@@ -19,6 +19,7 @@
 #include "erase/erase_set.h"
 #include "kernel/kernel.h"
 #include "kernel/modules.h"
+#include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
 
@@ -70,8 +71,7 @@ static struct mdf_error *resolver_init(struct resolver *r)
 	    mdf_error_drop(kernel_symbol_address(r->kernel, "vmlinux", "__per_cpu_end", &r->percpu_end)))
 		r->percpu_start = r->percpu_end = 0;
 	r->walk = (struct walk_ctx){ .mem = r->mem, .kernel = r->kernel };
-	/* Every machine this program reads has 8-byte pointers. */
-	r->pointer_size = 8;
+	r->pointer_size = mem_pointer_size(r->mem);
 	return NULL;
 }
 

@@ -114,13 +114,6 @@ uint32_t input_vmcoreinfo_page_size(const struct dump_input *in, uint32_t fallba
 	return (uint32_t)size;
 }
 
-const char *input_vmcoreinfo_machine(const struct dump_input *in)
-{
-	size_t len;
-
-	return vmcoreinfo_line(in, "NUMBER(kimage_voffset)", &len) ? "aarch64" : "x86_64";
-}
-
 struct mdf_error *input_add_range(struct dump_input *in, uint64_t start, uint64_t end)
 {
 	if (start >= end)

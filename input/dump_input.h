@@ -79,7 +79,15 @@ struct dump_input {
 	int fd;
 	uint64_t file_size;
 	uint32_t page_size;
-	/* The dumped machine, as `uname -m` names it: arch_find() takes it. */
+	/*
+	 * What the format says of the dumped machine, raw: arch/ decides.
+	 * An ELF or kcore file's e_machine (EM_NONE otherwise) and EI_DATA
+	 * (ELFDATA2LSB or ELFDATA2MSB; 0 otherwise); the machine the format
+	 * names in text (a kdump header's utsname.machine), NULL when it
+	 * names none or says "Unknown".
+	 */
+	uint16_t elf_machine;
+	unsigned char elf_data;
 	const char *machine;
 	/* Physical memory held, sorted, disjoint, each page once. */
 	struct phys_range *ranges;
@@ -125,16 +133,11 @@ struct mdf_error *input_set_vmcoreinfo(struct dump_input *in, const void *text, 
 
 /*
  * The page size VMCOREINFO's PAGESIZE line gives, where the format does
- * not say (arm64 ELF dumps); @fallback when the line is absent or no
- * power of two from 4 KiB to 64 KiB.
+ * not say (ELF dumps); @fallback when the line is absent or no power of
+ * two from 4 KiB to 64 KiB.
  */
 uint32_t input_vmcoreinfo_page_size(const struct dump_input *in, uint32_t fallback);
 
-/*
- * The machine VMCOREINFO describes, where the format does not name it:
- * "aarch64" when it has arm64's NUMBER(kimage_voffset), else "x86_64".
- */
-const char *input_vmcoreinfo_machine(const struct dump_input *in);
 
 /*
  * Helpers for the formats: keep ranges sorted and drop overlaps so that

@@ -26,7 +26,7 @@
 #include "util/message.h"
 #include "util/vec.h"
 
-/* x86_64's only page size; arm64's is VMCOREINFO's PAGESIZE, 4K when it is not said. */
+/* An ELF dump does not say its page size: VMCOREINFO's PAGESIZE does, else the smallest. */
 #define DEFAULT_PAGE_SIZE 4096
 
 struct elf_segment {
@@ -379,16 +379,8 @@ static struct mdf_error *elf_input_open(struct dump_input *in)
 				"%s: an ELF file but not a core dump (e_type %u)", in->path, eh.e_type);
 		goto out;
 	}
-	if (eh.e_machine == EM_X86_64) {
-		in->machine = "x86_64";
-	} else if (eh.e_machine == EM_AARCH64) {
-		in->machine = "aarch64";
-	} else {
-		err = mdf_error(-ENOTSUP,
-				"%s: ELF machine %u is not supported (x86_64 and aarch64 only)", in->path,
-				eh.e_machine);
-		goto out;
-	}
+	in->elf_machine = eh.e_machine;
+	in->elf_data = eh.e_ident[EI_DATA];
 	in->page_size = DEFAULT_PAGE_SIZE;
 	if (elf_getphdrnum(elf, &phnum) < 0) {
 		err = mdf_error(-MDF_ECORRUPT,
@@ -427,8 +419,7 @@ static struct mdf_error *elf_input_open(struct dump_input *in)
 	err = find_vmcoreinfo(in);
 	if (err)
 		goto out;
-	if (eh.e_machine == EM_AARCH64)
-		in->page_size = input_vmcoreinfo_page_size(in, DEFAULT_PAGE_SIZE);
+	in->page_size = input_vmcoreinfo_page_size(in, DEFAULT_PAGE_SIZE);
 	trim_overlaps(ei);
 	for (size_t i = 0; i < ei->nr_segments; i++) {
 		err = input_add_range(in, ei->segments[i].phys_start, ei->segments[i].phys_end);

@@ -35,7 +35,8 @@
 #define KCORE_PATH "/proc/kcore"
 #define IOMEM_PATH "/proc/iomem"
 #define VMCOREINFO_SYSFS "/sys/kernel/vmcoreinfo"
-#define X86_64_PAGE_SIZE 4096
+/* kcore does not say its page size: VMCOREINFO's PAGESIZE does; till it is read, the smallest. */
+#define DEFAULT_PAGE_SIZE 4096
 #define NOT_PADDR UINT64_MAX
 #define VMCOREINFO_NAME "VMCOREINFO"
 /* A bound for /sys/kernel/vmcoreinfo's size, against a corrupt answer. */
@@ -236,19 +237,19 @@ static struct mdf_error *read_sysfs_vmcoreinfo(struct dump_input *in)
 	if (n != 2 || size < sizeof(Elf64_Nhdr) || size > VMCOREINFO_MAX)
 		return mdf_error(-EINVAL,
 				 "%s: not an address and a size: cannot find VMCOREINFO", VMCOREINFO_SYSFS);
-	note = malloc(size + 2 * X86_64_PAGE_SIZE);
+	note = malloc(size + 2 * DEFAULT_PAGE_SIZE);
 	if (!note)
 		return &mdf_error_enomem;
 	/* Whole pages around the note, read through the kcore itself. */
-	for (uint64_t at = paddr & ~(uint64_t)(X86_64_PAGE_SIZE - 1); !err && at < paddr + size;
-	     at += X86_64_PAGE_SIZE)
-		err = kcore_read_page(in, at / X86_64_PAGE_SIZE,
-				      note + (at - (paddr & ~(uint64_t)(X86_64_PAGE_SIZE - 1))));
+	for (uint64_t at = paddr & ~(uint64_t)(DEFAULT_PAGE_SIZE - 1); !err && at < paddr + size;
+	     at += DEFAULT_PAGE_SIZE)
+		err = kcore_read_page(in, at / DEFAULT_PAGE_SIZE,
+				      note + (at - (paddr & ~(uint64_t)(DEFAULT_PAGE_SIZE - 1))));
 	if (err)
 		err = mdf_error_wrap(err, "%s: cannot read VMCOREINFO at physical 0x%" PRIx64 " (from %s)",
 				     in->path, paddr, VMCOREINFO_SYSFS);
 	else
-		err = find_vmcoreinfo(in, note + (paddr % X86_64_PAGE_SIZE), (size_t)size);
+		err = find_vmcoreinfo(in, note + (paddr % DEFAULT_PAGE_SIZE), (size_t)size);
 	free(note);
 	return err;
 }
@@ -286,11 +287,12 @@ static struct mdf_error *kcore_input_open(struct dump_input *in)
 		return &mdf_error_enomem;
 	in->priv = kc;
 	in->ops = &kcore_ops;
-	in->page_size = X86_64_PAGE_SIZE;
-	in->machine = "x86_64";
+	in->page_size = DEFAULT_PAGE_SIZE;
 	err = elf_segments_read(in, &segs);
 	if (err)
 		return err;
+	in->elf_machine = segs.ehdr.e_machine;
+	in->elf_data = segs.ehdr.e_ident[EI_DATA];
 	err = index_segments(in, kc, &segs);
 	if (!err) {
 		/* The notes are kcore's own: the writer-facing copy of them. */
@@ -301,6 +303,10 @@ static struct mdf_error *kcore_input_open(struct dump_input *in)
 	}
 	if (!err && !in->vmcoreinfo && !strcmp(in->path, KCORE_PATH))
 		err = read_sysfs_vmcoreinfo(in);
+	if (!err) {
+		in->page_size = input_vmcoreinfo_page_size(in, DEFAULT_PAGE_SIZE);
+		input_normalise_ranges(in);
+	}
 	msg_debug("%s: read as kcore, %zu physical segments", in->path, kc->nr_segs);
 	elf_segments_free(&segs);
 	return err;

@@ -616,12 +616,8 @@ static struct mdf_error *kdump_input_open(struct dump_input *in)
 			return err;
 		in->notes_size = sh.size_note;
 	}
-	/*
-	 * The header names the machine only in its utsname, which QEMU
-	 * leaves empty (x86_64) or "Unknown" (arm64): VMCOREINFO tells.
-	 */
-	in->machine = kd->info.machine[0] && strcmp(kd->info.machine, "Unknown") ? kd->info.machine
-										     : input_vmcoreinfo_machine(in);
+	/* The header names the machine only in its utsname, which QEMU leaves empty or "Unknown". */
+	in->machine = kd->info.machine[0] && strcmp(kd->info.machine, "Unknown") ? kd->info.machine : NULL;
 	use_page_size(in, kd);
 	return NULL;
 }

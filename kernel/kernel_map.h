@@ -1,20 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Where the crashed kernel maps physical memory, as kexec-tools tells the
- * readers of /proc/vmcore in its program headers: the direct map, where
- * physical address p is at virtual address direct_map + p, and the kernel
- * image, [_text, _end) at __START_KERNEL_map plus its physical address
- * less phys_base.  A QEMU dump says neither (its segments have physical
- * addresses only); readers such as drgn need both to start translating.
+ * Where the crashed kernel maps physical memory, found with its own
+ * symbols by its architecture (arch_ops.kernel_image and .address_space),
+ * and what kexec-tools tells the readers of /proc/vmcore of it in its
+ * program headers: the direct map, where physical address p is at virtual
+ * address direct_map + p, and the kernel image, [_text, _end).  A QEMU
+ * dump says neither (its segments have physical addresses only); readers
+ * such as drgn need both to start translating.
  */
 #ifndef MDF_KERNEL_KERNEL_MAP_H
 #define MDF_KERNEL_KERNEL_MAP_H
 
 #include <stdint.h>
 
+#include "arch/arch.h"
+
 struct kernel;
 struct mdf_error;
 struct memory;
+
+/* The kernel image, virtually and physically: arch_ops.kernel_image with the kernel's symbols. */
+struct mdf_error *kernel_image_find(struct kernel *k, struct memory *mem, struct arch_image *out);
+/* The rest of the kernel's address space: arch_ops.address_space with the kernel's symbols. */
+struct mdf_error *kernel_address_space_find(struct kernel *k, struct memory *mem,
+					    struct arch_address_space *out);
 
 struct kernel_map {
 	/* The direct map's virtual address of physical address 0. */
@@ -26,14 +35,11 @@ struct kernel_map {
 };
 
 /*
- * Finds both mappings of a dump of a @machine machine (uname -m), each
- * checked against the kernel's page tables.  -ENOTSUP for a machine whose
- * mappings are not known here (arm64: Debian's kernel lists neither _text
- * nor _end in kallsyms, and kexec-tools takes the image's extent from
- * /proc/iomem, which a dump lacks); an error saying what is missing or
- * does not agree otherwise.
+ * Both mappings as kexec gives them, each checked against the kernel's
+ * page tables.  -ENOTSUP for an architecture whose kexec addresses are
+ * not known here (arch_ops.kexec_vaddrs); an error saying what is missing
+ * or does not agree otherwise.
  */
-struct mdf_error *kernel_map_find(struct kernel *k, struct memory *mem, const char *machine,
-				  struct kernel_map *out);
+struct mdf_error *kernel_map_find(struct kernel *k, struct memory *mem, struct kernel_map *out);
 
 #endif

@@ -27,8 +27,6 @@
 #define SECTION_MARKED_PRESENT 0x1ull
 /* section_mem_map's flag bits since Linux 5.12 (4 before, all below 5). */
 #define SECTION_MAP_LAST_BIT 5
-/* The kernel half of x86_64 with 5-level paging; 4-level's starts higher still. */
-#define X86_64_KERNEL_SPACE 0xff00000000000000ull
 
 struct mem_map {
 	struct memory *mem;
@@ -138,7 +136,8 @@ static struct mdf_error *read_sections(struct mem_map *map, struct kernel *k)
 				continue;
 			coded &= ~((1ull << SECTION_MAP_LAST_BIT) - 1);
 			coded += (nr << map->section_shift) * map->page_struct_size;
-			if (coded < X86_64_KERNEL_SPACE) {
+			/* A struct page array is kernel memory: else this reading was the wrong one. */
+			if (!mem_is_kernel_address(map->mem, coded)) {
 				any = false;
 				break;
 			}

@@ -55,6 +55,7 @@ struct mdf_error *memory_open(struct dump_input *in, const struct arch_ops *arch
 {
 	struct memory *mem;
 	struct phys_reader reader;
+	uint32_t page_size;
 	struct mdf_error *err;
 
 	if (!in->page_size || (in->page_size & (in->page_size - 1)))
@@ -80,7 +81,13 @@ struct mdf_error *memory_open(struct dump_input *in, const struct arch_ops *arch
 
 	reader.read = read_phys_cb;
 	reader.ctx = mem;
+	reader.order = arch->byte_order;
 	err = arch->init(vi, &reader, &mem->arch_state);
+	if (!err)
+		err = arch_page_size(arch, vi, &page_size);
+	if (!err && page_size != in->page_size)
+		err = mdf_error(-MDF_ECORRUPT, "%s: the dump's pages are %u bytes, but this %s kernel's are %u",
+				in->path, in->page_size, arch->name, page_size);
 	if (err)
 		goto fail;
 	*out = mem;
@@ -103,6 +110,43 @@ void memory_close(struct memory *mem)
 uint32_t mem_page_size(const struct memory *mem)
 {
 	return mem->page_size;
+}
+
+const struct arch_ops *mem_arch(const struct memory *mem)
+{
+	return mem->arch;
+}
+
+enum byte_order mem_byte_order(const struct memory *mem)
+{
+	return mem->arch->byte_order;
+}
+
+unsigned int mem_pointer_size(const struct memory *mem)
+{
+	return mem->arch->pointer_size;
+}
+
+bool mem_is_kernel_address(const struct memory *mem, uint64_t vaddr)
+{
+	return mem->arch->is_kernel_address(mem->arch_state, vaddr);
+}
+
+struct mdf_error *mem_kernel_image(struct memory *mem, const struct arch_symbols *syms, struct arch_image *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!mem->arch->kernel_image)
+		return mdf_error(-ENOTSUP, "%s: where the kernel image lies is not known here", mem->arch->name);
+	return mem->arch->kernel_image(mem->arch_state, syms, out);
+}
+
+struct mdf_error *mem_address_space(struct memory *mem, const struct arch_symbols *syms,
+				    struct arch_address_space *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!mem->arch->address_space)
+		return mdf_error(-ENOTSUP, "%s: where the kernel maps memory is not known here", mem->arch->name);
+	return mem->arch->address_space(mem->arch_state, syms, out);
 }
 
 static struct mdf_error *cached_page(struct memory *mem, uint64_t pfn, const unsigned char **data)
@@ -285,10 +329,20 @@ struct mdf_error *mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf,
 
 struct mdf_error *mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value)
 {
-	return mem_read_virt(mem, vaddr, value, sizeof(*value));
+	uint32_t raw;
+	struct mdf_error *err = mem_read_virt(mem, vaddr, &raw, sizeof(raw));
+
+	if (!err)
+		*value = dump_to_host32(mem->arch->byte_order, raw);
+	return err;
 }
 
 struct mdf_error *mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value)
 {
-	return mem_read_virt(mem, vaddr, value, sizeof(*value));
+	uint64_t raw;
+	struct mdf_error *err = mem_read_virt(mem, vaddr, &raw, sizeof(raw));
+
+	if (!err)
+		*value = dump_to_host64(mem->arch->byte_order, raw);
+	return err;
 }

@@ -2,11 +2,14 @@
 /*
  * Reading the crashed kernel's memory by physical or kernel virtual
  * address, through the dump input and the architecture's page-table walk,
- * with a small cache of pages and of translations.
+ * with a small cache of pages and of translations; and the architecture's
+ * facts (arch/arch.h) for the layers above, which hold no architecture
+ * state of their own.
  */
 #ifndef MDF_MEMORY_READER_H
 #define MDF_MEMORY_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +19,10 @@
 struct memory;
 struct vmcoreinfo;
 
+/*
+ * Reads @in as a dump of @arch (arch_detect()) that @vi describes; the
+ * error says what does not fit.
+ */
 struct mdf_error *memory_open(struct dump_input *in, const struct arch_ops *arch,
 			      const struct vmcoreinfo *vi, struct memory **out);
 void memory_close(struct memory *mem);
@@ -47,9 +54,22 @@ struct mdf_error *mem_for_each_table_page(struct memory *mem,
  */
 struct mdf_error *mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf, size_t min, size_t *len);
 
+/* Values of the dump, in the host's byte order. */
 struct mdf_error *mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value);
 struct mdf_error *mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value);
 
 uint32_t mem_page_size(const struct memory *mem);
+
+/* The dumped machine's architecture, and its facts that every reader needs. */
+const struct arch_ops *mem_arch(const struct memory *mem);
+enum byte_order mem_byte_order(const struct memory *mem);
+unsigned int mem_pointer_size(const struct memory *mem);
+
+/* Whether @vaddr lies in the kernel's half of the address space. */
+bool mem_is_kernel_address(const struct memory *mem, uint64_t vaddr);
+/* Where the kernel maps its image and the rest of memory: arch_ops.kernel_image and .address_space. */
+struct mdf_error *mem_kernel_image(struct memory *mem, const struct arch_symbols *syms, struct arch_image *out);
+struct mdf_error *mem_address_space(struct memory *mem, const struct arch_symbols *syms,
+				    struct arch_address_space *out);
 
 #endif

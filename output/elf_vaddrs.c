@@ -4,17 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory/reader.h"
 #include "output/elf_vaddrs.h"
 #include "util/error.h"
 
 /* Upstream's NOT_PADDR: a PT_LOAD without a physical address. */
 #define NOT_PADDR UINT64_MAX
-#define KERNEL_HALF (1ull << 63)
 
-bool elf_segments_have_kernel_vaddrs(const struct elf_segments *segs)
+bool elf_segments_have_kernel_vaddrs(const struct elf_segments *segs, const struct memory *mem)
 {
 	for (size_t i = 0; i < segs->nr_loads; i++)
-		if (segs->loads[i].p_vaddr & KERNEL_HALF)
+		if (mem_is_kernel_address(mem, segs->loads[i].p_vaddr))
 			return true;
 	return false;
 }

@@ -22,8 +22,10 @@
 #include "input/elf_segments.h"
 #include "kernel/kernel_map.h"
 
-/* Whether a PT_LOAD of @segs has a kernel virtual address (the top half's). */
-bool elf_segments_have_kernel_vaddrs(const struct elf_segments *segs);
+struct memory;
+
+/* Whether a PT_LOAD of @segs has a kernel virtual address of the dumped machine (@mem's). */
+bool elf_segments_have_kernel_vaddrs(const struct elf_segments *segs, const struct memory *mem);
 
 /*
  * Gives @segs' PT_LOADs the addresses above, the image's segment flagged

@@ -32,8 +32,12 @@ for f in "$FIXTURES"/*.elf; do
 done
 
 digest() { sha256sum <"$1" | cut -c1-16; }
-# Text that names the scratch directory (stdout's "saved to"), without it.
-digest_text() { LC_ALL=C sed "s|$WORK|W|g" "$1" | sha256sum | cut -c1-16; }
+# Text that names the scratch directory (stdout's "saved to"), the
+# checkout or the fixtures, without them: a checkout elsewhere digests
+# the same.
+digest_text() {
+	LC_ALL=C sed -e "s|$WORK|W|g" -e "s|$FIXTURES|F|g" -e "s|$PROJECT|P|g" "$1" | sha256sum | cut -c1-16
+}
 
 # JOB NAME, then makedumpfile's arguments; "@IN" is the dump, "@O" an
 # output file, "@O1"/"@O2" split parts.

@@ -106,13 +106,12 @@ static void fuzz_dump_optional_ops(struct dump_input *in)
 static void fuzz_dump_memory(struct dump_input *in, const struct vmcoreinfo *vi)
 {
 	static const char *const symbols[] = { "_stext", "init_uts_ns", "swapper_pg_dir", "mem_section" };
-	const struct arch_ops *arch = arch_find(in->machine);
+	const struct arch_ops *arch;
 	struct memory *mem = NULL;
-	struct mdf_error *err;
+	struct mdf_error *err = arch_detect(in, vi, &arch);
 
-	if (!arch)
-		return;
-	err = memory_open(in, arch, vi, &mem);
+	if (!err)
+		err = memory_open(in, arch, vi, &mem);
 	for (size_t i = 0; !err && i < sizeof(symbols) / sizeof(symbols[0]); i++) {
 		unsigned char bytes[64];
 		uint64_t vaddr, paddr;

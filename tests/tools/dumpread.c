@@ -20,6 +20,15 @@
  *                                                  SYMBOL(x), SIZE(x), OFFSET(x.y),
  *                                                  LENGTH(x), NUMBER(x): VMCOREINFO's
  *                                                  line or the kallsyms/BTF fallback
+ *   dumpread [-i VMCOREINFO] VMCORE layout         the architecture's facts (arch/arch.h):
+ *                                                  "arch NAME", "byte_order little|big",
+ *                                                  "pointer_size N", "page_size N",
+ *                                                  "kernel_address VADDR yes|no" for 0,
+ *                                                  the first physical range's direct
+ *                                                  map address and the image, then
+ *                                                  "direct_map A", "vmemmap_start A",
+ *                                                  "vmalloc A B" and "image VADDR PADDR
+ *                                                  SIZE", or "NAME error TEXT"
  *   dumpread [-i VMCOREINFO] VMCORE scan LEVEL     page classification at a dump
  *                                                  level: "max_pfn N", a count line
  *                                                  per category, then "dumpable A B"
@@ -42,6 +51,7 @@
 #include "input/dump_input.h"
 #include "input/vmcoreinfo.h"
 #include "kernel/kernel.h"
+#include "kernel/kernel_map.h"
 #include "memory/reader.h"
 #include "scan/page_scan.h"
 #include "util/error.h"
@@ -219,12 +229,47 @@ out:
 	return rc;
 }
 
+static void print_kernel_address(struct memory *mem, uint64_t vaddr)
+{
+	printf("kernel_address 0x%" PRIx64 " %s\n", vaddr, mem_is_kernel_address(mem, vaddr) ? "yes" : "no");
+}
+
+static void cmd_layout(const struct dump_input *in, struct memory *mem, struct kernel *kernel)
+{
+	const struct arch_ops *arch = mem_arch(mem);
+	struct arch_address_space space;
+	struct arch_image image;
+	struct mdf_error *err;
+
+	printf("arch %s\nbyte_order %s\npointer_size %u\npage_size %u\n", arch->name,
+	       mem_byte_order(mem) == BYTE_ORDER_BIG ? "big" : "little", mem_pointer_size(mem), mem_page_size(mem));
+	print_kernel_address(mem, 0);
+	err = kernel_address_space_find(kernel, mem, &space);
+	if (err) {
+		printf("direct_map error %s\n", mdf_error_text(err));
+	} else {
+		print_kernel_address(mem, space.direct_map + (in->nr_ranges ? in->ranges[0].start : 0));
+		printf("direct_map 0x%" PRIx64 "\nvmemmap_start 0x%" PRIx64 "\nvmalloc 0x%" PRIx64 " 0x%" PRIx64 "\n",
+		       space.direct_map, space.vmemmap_start, space.vmalloc_start, space.vmalloc_end);
+	}
+	mdf_error_free(err);
+	err = kernel_image_find(kernel, mem, &image);
+	if (err) {
+		printf("image error %s\n", mdf_error_text(err));
+	} else {
+		print_kernel_address(mem, image.vaddr);
+		printf("image 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "\n", image.vaddr, image.paddr, image.size);
+	}
+	mdf_error_free(err);
+}
+
 int main(int argc, char **argv)
 {
 	struct dump_input *in = NULL;
 	struct vmcoreinfo *vi = NULL;
 	struct memory *mem = NULL;
 	struct kernel *kernel = NULL;
+	const struct arch_ops *arch;
 	const char *vmcoreinfo_file = NULL;
 	struct mdf_error *err = NULL;
 	int rc = 1, arg = 1;
@@ -236,7 +281,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - arg < 2) {
 		fprintf(stderr, "usage: dumpread [-i VMCOREINFO] VMCORE "
-			"info|pages|vtop|virt|ranges|symbol|vmcoreinfo|scan ...\n");
+			"info|pages|vtop|virt|ranges|symbol|vmcoreinfo|layout|scan ...\n");
 		return 2;
 	}
 	err = input_open(argv[arg], &in);
@@ -260,10 +305,10 @@ int main(int argc, char **argv)
 	err = vmcoreinfo_file ? vmcoreinfo_load_file(vmcoreinfo_file, &vi)
 			      : vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
 						 argv[arg], &vi);
-	if (!err && !arch_find(in->machine))
-		err = mdf_error(-ENOTSUP, "%s: a dump of a %s machine", argv[arg], in->machine);
 	if (!err)
-		err = memory_open(in, arch_find(in->machine), vi, &mem);
+		err = arch_detect(in, vi, &arch);
+	if (!err)
+		err = memory_open(in, arch, vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (err)
@@ -327,6 +372,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[arg + 1], "vmcoreinfo")) {
 		for (int i = arg + 2; i < argc; i++)
 			print_vmcoreinfo(kernel, argv[i]);
+		rc = 0;
+	} else if (!strcmp(argv[arg + 1], "layout")) {
+		cmd_layout(in, mem, kernel);
 		rc = 0;
 	} else if (!strcmp(argv[arg + 1], "scan") && argc - arg == 3) {
 		rc = cmd_scan(in, mem, kernel, atoi(argv[arg + 2]));

@@ -99,6 +99,7 @@ static int parse_options(struct tool *t, int argc, char **argv)
 static struct mdf_error *prepare(struct tool *t, const char *vmcore)
 {
 	struct extension_env env;
+	const struct arch_ops *arch;
 	struct mdf_error *err = NULL;
 
 	if (t->config_path)
@@ -109,7 +110,9 @@ static struct mdf_error *prepare(struct tool *t, const char *vmcore)
 		err = vmcoreinfo_parse(t->in->vmcoreinfo ? t->in->vmcoreinfo : "", t->in->vmcoreinfo_size,
 				       vmcore, &t->vi);
 	if (!err)
-		err = memory_open(t->in, arch_find(t->in->machine), t->vi, &t->mem);
+		err = arch_detect(t->in, t->vi, &arch);
+	if (!err)
+		err = memory_open(t->in, arch, t->vi, &t->mem);
 	if (!err)
 		err = kernel_new(t->mem, t->vi, &t->kernel);
 	if (!err)

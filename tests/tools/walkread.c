@@ -454,6 +454,7 @@ int main(int argc, char **argv)
 	struct memory *mem = NULL;
 	struct kernel *kernel = NULL;
 	struct mem_map *map = NULL;
+	const struct arch_ops *arch;
 	struct mdf_error *err;
 	bool usage = false;
 
@@ -467,7 +468,9 @@ int main(int argc, char **argv)
 	if (!err)
 		err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, argv[1], &vi);
 	if (!err)
-		err = memory_open(in, arch_find(in->machine), vi, &mem);
+		err = arch_detect(in, vi, &arch);
+	if (!err)
+		err = memory_open(in, arch, vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (!err)

@@ -118,6 +118,7 @@ static __attribute__((unused)) void unit_dump_close(struct unit_dump *d)
 static __attribute__((unused)) struct mdf_error *unit_dump_open(const char *path, const char *vmcoreinfo,
 								 struct unit_dump *d)
 {
+	const struct arch_ops *arch;
 	struct mdf_error *err;
 
 	memset(d, 0, sizeof(*d));
@@ -127,10 +128,10 @@ static __attribute__((unused)) struct mdf_error *unit_dump_open(const char *path
 	if (!err)
 		err = vmcoreinfo ? vmcoreinfo_parse(vmcoreinfo, strlen(vmcoreinfo), "test VMCOREINFO", &d->vi)
 				 : vmcoreinfo_parse(d->in->vmcoreinfo, d->in->vmcoreinfo_size, path, &d->vi);
-	if (!err && !arch_find(d->in->machine))
-		err = mdf_error(-ENOTSUP, "%s: no architecture for %s", path, d->in->machine);
 	if (!err)
-		err = memory_open(d->in, arch_find(d->in->machine), d->vi, &d->mem);
+		err = arch_detect(d->in, d->vi, &arch);
+	if (!err)
+		err = memory_open(d->in, arch, d->vi, &d->mem);
 	if (err)
 		unit_dump_close(d);
 	return err;

@@ -78,11 +78,23 @@ static void fake_arch_free(void *state)
 	(void)state;
 }
 
+/* The kernel's half: the top one. */
+static bool fake_is_kernel_address(const void *state, uint64_t vaddr)
+{
+	(void)state;
+	return vaddr >> 63;
+}
+
 static const struct arch_ops fake_arch = {
 	.name = "fake",
+	.byte_order = BYTE_ORDER_LITTLE,
+	.pointer_size = 8,
+	.page_sizes = FAKE_PAGE,
+	.default_page_size = FAKE_PAGE,
 	.init = fake_arch_init,
 	.vtop = fake_vtop,
 	.vtop_root = fake_vtop_root,
+	.is_kernel_address = fake_is_kernel_address,
 	.free = fake_arch_free,
 };
 
@@ -100,7 +112,6 @@ static __attribute__((unused)) struct fake_memory *fake_memory_new(size_t size)
 	f->in.path = "fake memory";
 	f->in.fd = -1;
 	f->in.page_size = FAKE_PAGE;
-	f->in.machine = "fake";
 	f->in.max_pfn = size / FAKE_PAGE;
 	f->in.priv = f;
 	return f;
