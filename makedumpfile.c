@@ -117,14 +117,10 @@ static int open_memory(struct mdf_context *ctx)
 	if (ctx->kernel)
 		return 0;
 	/* The dump written carries this VMCOREINFO: readers trust its PAGESIZE. */
-	if (vmcoreinfo_get(ctx->vmcoreinfo, "PAGESIZE") &&
-	    !vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size)) {
-		msg_error("%s: VMCOREINFO's PAGESIZE=%.40s is not a number", ctx->opt.vmcore,
-			  vmcoreinfo_get(ctx->vmcoreinfo, "PAGESIZE"));
-		return -MDF_ECORRUPT;
-	}
-	if (vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size) &&
-	    page_size != ctx->input->page_size) {
+	err = vmcoreinfo_lookup_plain(ctx->vmcoreinfo, "PAGESIZE", &page_size);
+	if (err && !mdf_error_is_not_found(err))
+		return print_error(mdf_error_wrap(err, "%s", ctx->opt.vmcore));
+	if (!err && page_size != ctx->input->page_size) {
 		msg_error("%s: VMCOREINFO says PAGESIZE=%lld but the dump's pages are %u bytes",
 			  ctx->opt.vmcore, (long long)page_size, ctx->input->page_size);
 		return -MDF_ECORRUPT;
@@ -256,11 +252,11 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
 	struct mdf_error *err;
 
 	memset(uts, 0, sizeof(*uts));
-	if (!kernel_symbol(ctx->kernel, "init_uts_ns", &uts_ns)) {
+	if (mdf_error_drop(kernel_lookup_symbol(ctx->kernel, "init_uts_ns", &uts_ns))) {
 		msg_warn("VMCOREINFO has no SYMBOL(init_uts_ns): the dump header's utsname stays empty");
 		return;
 	}
-	kernel_offset(ctx->kernel, "uts_namespace.name", &name_offset);
+	mdf_error_drop(kernel_lookup_offset(ctx->kernel, "uts_namespace.name", &name_offset));
 	err = mem_read_virt(ctx->memory, uts_ns + (uint64_t)name_offset, uts, sizeof(*uts));
 	if (err) {
 		msg_warn("cannot read init_uts_ns at 0x%" PRIx64 " (%s): the dump header's utsname "
@@ -476,9 +472,9 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	int64_t phys_base = 0, crash_time = 0;
 
 	read_utsname(ctx, uts);
-	if (!kernel_number(ctx->kernel, "phys_base", &phys_base) && kdump)
+	if (mdf_error_drop(kernel_lookup_number(ctx->kernel, "phys_base", &phys_base)) && kdump)
 		phys_base = (int64_t)kdump->phys_base;
-	vmcoreinfo_plain_number(ctx->vmcoreinfo, "CRASHTIME", &crash_time);
+	mdf_error_drop(vmcoreinfo_lookup_plain(ctx->vmcoreinfo, "CRASHTIME", &crash_time));
 	params->dump_level = ctx->opt.dump_level;
 	if (kdump) {
 		/* Re-filtering keeps the crash time and what was excluded before. */

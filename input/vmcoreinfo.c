@@ -195,42 +195,57 @@ bool vmcoreinfo_has(const struct vmcoreinfo *vi, const char *kind, const char *n
 	return get_wrapped(vi, kind, name) != NULL;
 }
 
-bool vmcoreinfo_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value)
+/* Parses the line @kind(@name) (or the plain line @name, @kind NULL) with @parse. */
+static struct mdf_error *lookup(const struct vmcoreinfo *vi, const char *kind, const char *name,
+				bool (*parse)(const char *line, void *value), void *value)
 {
-	const char *line = get_wrapped(vi, "SYMBOL", name);
+	const char *line = kind ? get_wrapped(vi, kind, name) : vmcoreinfo_get(vi, name);
 
-	return line && parse_unsigned(line, 16, value);
+	if (!line)
+		return &mdf_error_not_found;
+	if (!parse(line, value))
+		return mdf_error(-MDF_ECORRUPT, "VMCOREINFO's %s%s%s%s=%s is not a number", kind ? kind : "",
+				 kind ? "(" : "", name, kind ? ")" : "", line);
+	return NULL;
 }
 
-bool vmcoreinfo_size(const struct vmcoreinfo *vi, const char *type, int64_t *value)
+static bool parse_address(const char *line, void *value)
 {
-	const char *line = get_wrapped(vi, "SIZE", type);
-
-	return line && parse_decimal(line, value);
+	return parse_unsigned(line, 16, value);
 }
 
-bool vmcoreinfo_offset(const struct vmcoreinfo *vi, const char *type_member, int64_t *value)
+static bool parse_number(const char *line, void *value)
 {
-	const char *line = get_wrapped(vi, "OFFSET", type_member);
-
-	return line && parse_decimal(line, value);
+	return parse_decimal(line, value);
 }
 
-bool vmcoreinfo_length(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+struct mdf_error *vmcoreinfo_lookup_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value)
 {
-	const char *line = get_wrapped(vi, "LENGTH", name);
-
-	return line && parse_decimal(line, value);
+	return lookup(vi, "SYMBOL", name, parse_address, value);
 }
 
-bool vmcoreinfo_number(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+struct mdf_error *vmcoreinfo_lookup_size(const struct vmcoreinfo *vi, const char *type, int64_t *value)
 {
-	const char *line = get_wrapped(vi, "NUMBER", name);
-
-	return line && parse_decimal(line, value);
+	return lookup(vi, "SIZE", type, parse_number, value);
 }
 
-bool vmcoreinfo_plain_number(const struct vmcoreinfo *vi, const char *key, int64_t *value)
+struct mdf_error *vmcoreinfo_lookup_offset(const struct vmcoreinfo *vi, const char *type_member,
+					   int64_t *value)
 {
-	return parse_decimal(vmcoreinfo_get(vi, key), value);
+	return lookup(vi, "OFFSET", type_member, parse_number, value);
+}
+
+struct mdf_error *vmcoreinfo_lookup_length(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	return lookup(vi, "LENGTH", name, parse_number, value);
+}
+
+struct mdf_error *vmcoreinfo_lookup_number(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	return lookup(vi, "NUMBER", name, parse_number, value);
+}
+
+struct mdf_error *vmcoreinfo_lookup_plain(const struct vmcoreinfo *vi, const char *key, int64_t *value)
+{
+	return lookup(vi, NULL, key, parse_number, value);
 }

@@ -162,16 +162,16 @@ static void print_vmcoreinfo(struct kernel *k, const char *key)
 		return;
 	}
 	if (!strcmp(kind, "SYMBOL")) {
-		found = kernel_symbol(k, name, &address);
+		found = !mdf_error_drop(kernel_lookup_symbol(k, name, &address));
 		value = (int64_t)address;
 	} else if (!strcmp(kind, "SIZE")) {
-		found = kernel_size(k, name, &value);
+		found = !mdf_error_drop(kernel_lookup_size(k, name, &value));
 	} else if (!strcmp(kind, "OFFSET")) {
-		found = kernel_offset(k, name, &value);
+		found = !mdf_error_drop(kernel_lookup_offset(k, name, &value));
 	} else if (!strcmp(kind, "LENGTH")) {
-		found = kernel_length(k, name, &value);
+		found = !mdf_error_drop(kernel_lookup_length(k, name, &value));
 	} else {
-		found = !strcmp(kind, "NUMBER") && kernel_number(k, name, &value);
+		found = !strcmp(kind, "NUMBER") && !mdf_error_drop(kernel_lookup_number(k, name, &value));
 	}
 	if (!found)
 		printf("%s missing\n", key);

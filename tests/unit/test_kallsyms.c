@@ -336,8 +336,8 @@ static void test_generated_damage(const char *dir)
 		mdf_error_free(err);
 		return;
 	}
-	if (!vmcoreinfo_symbol(d.vi, "kallsyms_token_table", &token_table) ||
-	    !vmcoreinfo_symbol(d.vi, "kallsyms_names", &names) || !unmapped) {
+	if (mdf_error_drop(vmcoreinfo_lookup_symbol(d.vi, "kallsyms_token_table", &token_table)) ||
+	    mdf_error_drop(vmcoreinfo_lookup_symbol(d.vi, "kallsyms_names", &names)) || !unmapped) {
 		check(0, "damage: the dump's VMCOREINFO locates kallsyms and the facts name an unmapped address");
 		unit_dump_close(&d);
 		return;
