@@ -13,6 +13,7 @@
 #include "input/vmcoreinfo.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 #include "util/text_file.h"
 #include "util/vec.h"
 
@@ -126,25 +127,25 @@ void vmcoreinfo_free(struct vmcoreinfo *vi)
 	free(vi);
 }
 
+struct key_search {
+	const struct vmcoreinfo *vi;
+	const char *key;
+};
+
+static bool key_at_or_before(void *ctx, size_t i)
+{
+	const struct key_search *s = ctx;
+
+	return strcmp(s->vi->entries[i].key, s->key) <= 0;
+}
+
 const char *vmcoreinfo_get(const struct vmcoreinfo *vi, const char *key)
 {
-	size_t lo = 0, hi = vi->nr_entries;
-	const char *found = NULL;
+	struct key_search s = { vi, key };
+	/* The last entry with this key: duplicates sort in line order, and the last one wins. */
+	size_t after = search_partition_point(vi->nr_entries, key_at_or_before, &s);
 
-	/* Find the last entry with this key: duplicates sort in line order. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int order = strcmp(key, vi->entries[mid].key);
-
-		if (order < 0) {
-			hi = mid;
-		} else {
-			if (order == 0)
-				found = vi->entries[mid].value;
-			lo = mid + 1;
-		}
-	}
-	return found;
+	return after && !strcmp(vi->entries[after - 1].key, key) ? vi->entries[after - 1].value : NULL;
 }
 
 static const char *get_wrapped(const struct vmcoreinfo *vi, const char *kind, const char *name)

@@ -362,7 +362,7 @@ static void search_exports(struct kernel *k, const char *name)
 			mdf_error_free(err);
 		}
 	}
-	if (k->exports && image_exports_lookup(k->exports, name, &addr)) {
+	if (k->exports && !mdf_error_drop(image_exports_lookup(k->exports, name, &addr))) {
 		msg_debug("%s: not in the kernel's kallsyms (no data symbols): from its export table, 0x%" PRIx64,
 			  name, addr);
 		answer_from_search(k, name, addr);

@@ -23,6 +23,7 @@
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 
 #define SECTION_MARKED_PRESENT 0x1ull
 /* section_mem_map's flag bits since Linux 5.12 (4 before, all below 5). */
@@ -269,20 +270,25 @@ int mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page)
 	return 0;
 }
 
+struct section_search {
+	const struct mem_map *map;
+	uint64_t page;
+};
+
+static bool section_starts_at_or_below(void *ctx, size_t i)
+{
+	const struct section_search *s = ctx;
+
+	return s->map->starts[s->map->by_address[i]] <= s->page;
+}
+
 int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn)
 {
 	uint64_t span = (1ull << map->section_shift) * map->page_struct_size;
-	uint64_t lo = 0, hi = map->nr_by_address;
-
+	struct section_search s = { map, page };
 	/* The last section whose struct pages start at or below @page. */
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
+	size_t lo = search_partition_point(map->nr_by_address, section_starts_at_or_below, &s);
 
-		if (map->starts[map->by_address[mid]] <= page)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return -ERANGE;
 	uint64_t section = map->by_address[lo - 1];

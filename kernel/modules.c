@@ -31,6 +31,7 @@
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 #include "util/vec.h"
 
 /* Far above any real module (amdgpu has about 52,000). */
@@ -338,20 +339,25 @@ static bool export_named(struct module_reader *r, const struct module_export *e,
 	       !memcmp(export_name, name, len) && export_name[len] == '\0';
 }
 
+struct export_search {
+	const struct module_export *exports;
+	uint64_t value;
+};
+
+static bool export_below(void *ctx, size_t i)
+{
+	const struct export_search *s = ctx;
+
+	return s->exports[i].value < s->value;
+}
+
 /* The kernel's is_exported: an export of this name at this value. */
 static bool is_exported(struct module_reader *r, const struct module_tables *t, const char *name, size_t len,
 			uint64_t value)
 {
-	uint32_t lo = 0, hi = t->nr_exports;
+	struct export_search s = { t->exports, value };
+	size_t lo = search_partition_point(t->nr_exports, export_below, &s);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->exports[mid].value < value)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < t->nr_exports && t->exports[lo].value == value; lo++) {
 		char export_name[KSYM_NAME_LEN];
 		struct mdf_error *err = mem_read_virt(r->mods->mem, t->exports[lo].name_addr, export_name, len + 1);

@@ -290,16 +290,8 @@ static void exclude(struct page_scan *scan, struct cycle *c, uint64_t from, uint
 static void apply_discards(struct page_scan *scan, struct cycle *c)
 {
 	const struct pfn_ranges *set = scan->decisions ? &scan->decisions->discard : NULL;
-	size_t lo = 0, hi = set ? set->count : 0;
+	size_t lo = set ? pfn_ranges_first_ending_after(set, c->start) : 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (set->ranges[mid].end <= c->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo; set && i < set->count && set->ranges[i].start < c->end; i++) {
 		uint64_t from = set->ranges[i].start > c->start ? set->ranges[i].start : c->start;
 		uint64_t to = set->ranges[i].end < c->end ? set->ranges[i].end : c->end;

@@ -35,6 +35,8 @@ void pfn_ranges_merge(struct pfn_ranges *set);
 void pfn_ranges_free(struct pfn_ranges *set);
 /* Pages covered by a merged set. */
 uint64_t pfn_ranges_pages(const struct pfn_ranges *set);
+/* The index of the first range of a merged set that ends after @pfn; set->count if none. */
+size_t pfn_ranges_first_ending_after(const struct pfn_ranges *set, uint64_t pfn);
 
 /*
  * A position in a merged set.  Queries should come in ascending pfn
