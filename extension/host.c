@@ -9,7 +9,7 @@
  * write) and everything already decoded, loads one extension, and sends
  * one message: a header with a status and a text, the page ranges, then
  * what it asks to erase (the WHATs, the samples, the physical pieces of
- * each; see erase_apply.h).  The parent waits for it with a deadline; a
+ * each; see erase/erase_set.h).  The parent waits for it with a deadline; a
  * child that dies, hangs or sends a short or inconsistent message is
  * reported and its ranges and erasures are dropped.
  */

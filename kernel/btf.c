@@ -13,7 +13,7 @@
  *
  * The layouts of btf_module, btf and module come from vmlinux's BTF
  * itself.  Every size read from the dump is bounded before it sizes an
- * allocation, and the list walk stops at a bad link (kernel_list.c).
+ * allocation, and the list walk stops at a bad link (kernel/list.c).
  *
  * With -x VMLINUX, vmlinux's types are made from that file's DWARF
  * (kernel/dwarf.c) and the modules' BTF is split on the dump's own

@@ -35,7 +35,7 @@
  *                                                  for each run [A, B) of kept pfns
  *
  * As makedumpfile does, lines VMCOREINFO lacks come from the dump's own
- * kallsyms and BTF once memory is open (symbols.h).
+ * kallsyms and BTF once memory is open (kernel/kernel.h).
  *
  * Page status is "ok" or the error's name (excluded, notdumped, ...).  The
  * exit status is 1 when the dump does not open, 2 on bad usage: a page that
