@@ -131,7 +131,7 @@ static int open_memory(struct mdf_context *ctx)
 		if (err)
 			return print_error(mdf_error_wrap(err, "%s", ctx->opt.vmcore));
 	}
-	err = memory_open(ctx->input, ctx->arch, ctx->vmcoreinfo, &ctx->memory);
+	err = memory_new(ctx->input, ctx->arch, ctx->vmcoreinfo, &ctx->memory);
 	if (!err)
 		err = kernel_new(ctx->memory, ctx->vmcoreinfo, &ctx->kernel);
 	if (!err && ctx->opt.vmlinux)
@@ -229,7 +229,7 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 	if (!err && (error = kernel_modules(ctx->kernel, &mods)))
 		mdf_error_print(error, true);
 	if (!err)
-		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
+		err = print_error(outfile_open(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
 	error = kernel_write_kallsyms(ctx->kernel, out.stream);
@@ -417,7 +417,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	if (!err && ctx->opt.vtop)
 		print_vtop(ctx);
 	if (!err)
-		err = print_error(page_scan_init(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan));
+		err = print_error(page_scan_new(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan));
 	if (err)
 		return err;
 	/* The config's erasures first: the erase information lists them before the extensions'. */
@@ -768,7 +768,7 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
+		err = print_error(outfile_open(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
 	to = ctx->opt.size_limit ? open_memstream(&log, &len) : out.stream;
@@ -884,7 +884,7 @@ static int run_generate_vmcoreinfo(struct mdf_context *ctx)
 	struct mdf_error *err = vmlinux_open(ctx->opt.vmlinux, &ctx->vmlinux);
 
 	if (!err)
-		err = outfile_create(&out, ctx->opt.output, true);
+		err = outfile_open(&out, ctx->opt.output, true);
 	if (err)
 		return print_error(err);
 	err = vmcoreinfo_write(ctx->vmlinux, out.stream);
@@ -903,7 +903,7 @@ static void close_context(struct mdf_context *ctx)
 	erase_config_free(ctx->erase_config);
 	kernel_free(ctx->kernel);
 	vmlinux_close(ctx->vmlinux);
-	memory_close(ctx->memory);
+	memory_free(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);
 	options_free(&ctx->opt);

@@ -506,7 +506,7 @@ static struct mdf_error *find_entry(void *ctx, const struct names_entry *e)
 	return NULL;
 }
 
-/* kallsyms_find; with @check, every entry is checked on the way (kallsyms_open's pass). */
+/* kallsyms_find; with @check, every entry is checked on the way (kallsyms_new's pass). */
 static struct mdf_error *find(const struct kallsyms *ks, bool check, const char *const *names,
 			      size_t nr, int64_t *index)
 {
@@ -606,7 +606,7 @@ static struct mdf_error *choose_encoding(struct kallsyms *ks, const struct vmcor
 	return NULL;
 }
 
-struct mdf_error *kallsyms_open(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
+struct mdf_error *kallsyms_new(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
 {
 	struct kallsyms *ks = calloc(1, sizeof(*ks));
 	struct mdf_error *err;

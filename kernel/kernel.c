@@ -235,7 +235,7 @@ static struct mdf_error *find_kernel_symbols(struct kernel *k, const char *const
 struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 {
 	if (!k->kallsyms && !k->kallsyms_err) {
-		k->kallsyms_err = kallsyms_open(k->mem, k->vi, &k->kallsyms);
+		k->kallsyms_err = kallsyms_new(k->mem, k->vi, &k->kallsyms);
 		if (!k->kallsyms_err)
 			k->kallsyms_err = find_kernel_symbols(k, own_symbols,
 							      sizeof(own_symbols) / sizeof(own_symbols[0]));
@@ -489,7 +489,7 @@ struct mdf_error *kernel_modules(struct kernel *k, struct modules **out)
 			k->modules_err = mdf_error(-ENOENT, "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): without "
 						   "struct module's layout, module symbols are not listed");
 		else
-			k->modules_err = modules_open(k->mem, btf, head, &k->modules);
+			k->modules_err = modules_new(k->mem, btf, head, &k->modules);
 	}
 	*out = k->modules;
 	return mdf_error_copy(k->modules_err);

@@ -185,7 +185,7 @@ static int compare_section_starts(const void *a, const void *b, void *ctx)
 	return sa < sb ? -1 : sa > sb;
 }
 
-struct mdf_error *mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
+struct mdf_error *mem_map_new(struct memory *mem, struct kernel *k, uint32_t page_size,
 		 uint64_t max_pfn, struct mem_map **out)
 {
 	struct mem_map *map;

@@ -19,7 +19,7 @@ struct kernel;
  * dump reaches).  Prints what is missing or wrong and returns a negative
  * errno on failure.
  */
-struct mdf_error *mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size, uint64_t max_pfn,
+struct mdf_error *mem_map_new(struct memory *mem, struct kernel *k, uint32_t page_size, uint64_t max_pfn,
 			       struct mem_map **out);
 void mem_map_free(struct mem_map *map);
 

@@ -203,7 +203,7 @@ static struct mdf_error *read_module_layout(struct btf_info *btf, struct module_
 	return NULL;
 }
 
-struct mdf_error *modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out)
+struct mdf_error *modules_new(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out)
 {
 	struct modules *mods = calloc(1, sizeof(*mods));
 	struct mdf_error *err;

@@ -27,7 +27,7 @@ struct modules;
  * Reads struct module's layout from @btf for the list at @head (the
  * kernel's "modules").  @mem must outlive the result.
  */
-struct mdf_error *modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out);
+struct mdf_error *modules_new(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out);
 void modules_free(struct modules *mods);
 
 /*

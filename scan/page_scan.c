@@ -77,7 +77,7 @@ static bool upstream_counts_partial_pages(uint64_t max_pfn)
 	return bitmap_bytes * 8 >= max_pfn * 2 && bitmap_bytes <= (4u << 20);
 }
 
-struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k,
+struct mdf_error *page_scan_new(struct dump_input *in, struct memory *mem, struct kernel *k,
 		   int dump_level, struct page_scan **out)
 {
 	struct page_scan *scan;
@@ -97,7 +97,7 @@ struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, stru
 	scan->max_pfn = in->kdump ? in->kdump->max_mapnr : in->max_pfn;
 	scan->partial_pages = upstream_counts_partial_pages(scan->max_pfn);
 
-	err = mem_map_open(mem, k, scan->page_size, scan->max_pfn, &scan->mem_map);
+	err = mem_map_new(mem, k, scan->page_size, scan->max_pfn, &scan->mem_map);
 	if (err)
 		goto fail;
 	scan->l.size = (int64_t)mem_map_page_struct_size(scan->mem_map);

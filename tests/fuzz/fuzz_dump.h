@@ -111,7 +111,7 @@ static void fuzz_dump_memory(struct dump_input *in, const struct vmcoreinfo *vi)
 	struct mdf_error *err = arch_detect(in, vi, &arch);
 
 	if (!err)
-		err = memory_open(in, arch, vi, &mem);
+		err = memory_new(in, arch, vi, &mem);
 	for (size_t i = 0; !err && i < sizeof(symbols) / sizeof(symbols[0]); i++) {
 		unsigned char bytes[64];
 		uint64_t vaddr, paddr;
@@ -123,7 +123,7 @@ static void fuzz_dump_memory(struct dump_input *in, const struct vmcoreinfo *vi)
 			fuzz_dump_touch(bytes, sizeof(bytes));
 	}
 	mdf_error_free(err);
-	memory_close(mem);
+	memory_free(mem);
 }
 
 static void fuzz_dump_vmcoreinfo(struct dump_input *in)

@@ -196,7 +196,7 @@ static int cmd_scan(struct dump_input *in, struct memory *mem, struct kernel *k,
 
 	if (!present || !dumpable)
 		goto out;
-	err = page_scan_init(in, mem, k, level, &scan);
+	err = page_scan_new(in, mem, k, level, &scan);
 	if (err) {
 		mdf_error_print(err, false);
 		goto out;
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
 	if (!err)
 		err = arch_detect(in, vi, &arch);
 	if (!err)
-		err = memory_open(in, arch, vi, &mem);
+		err = memory_new(in, arch, vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (err)
@@ -386,7 +386,7 @@ out:
 	if (err)
 		mdf_error_print(err, false);
 	kernel_free(kernel);
-	memory_close(mem);
+	memory_free(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);
 	return rc;

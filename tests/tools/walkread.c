@@ -470,11 +470,11 @@ int main(int argc, char **argv)
 	if (!err)
 		err = arch_detect(in, vi, &arch);
 	if (!err)
-		err = memory_open(in, arch, vi, &mem);
+		err = memory_new(in, arch, vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (!err)
-		err = mem_map_open(mem, kernel, in->page_size, in->max_pfn, &map);
+		err = mem_map_new(mem, kernel, in->page_size, in->max_pfn, &map);
 	if (!err) {
 		struct walk_ctx w = { .mem = mem, .kernel = kernel, .mem_map = map };
 
@@ -482,7 +482,7 @@ int main(int argc, char **argv)
 	}
 	mem_map_free(map);
 	kernel_free(kernel);
-	memory_close(mem);
+	memory_free(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);
 	if (usage && !err) {
