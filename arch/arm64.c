@@ -232,14 +232,14 @@ static struct mdf_error *walk_tables(struct table_walk *w, uint64_t table, int b
 		return NULL;
 	for (size_t i = 0; i < count && !err; i++) {
 		uint64_t desc = dump_to_host64(st->reader.order, entries[i]), next = output_address(st, desc);
-		int added;
+		bool added;
 
 		if ((desc & DESC_TYPE_MASK) != DESC_TABLE)
 			continue;
-		added = addr_set_add(&w->seen, next);
-		if (added < 0)
-			return &mdf_error_enomem;
-		if (added == 1)
+		err = addr_set_add(&w->seen, next, &added);
+		if (err)
+			return err;
+		if (!added)
 			continue;
 		if (w->seen.count > MAX_TABLE_PAGES)
 			return mdf_error(-MDF_ECORRUPT, "the kernel page tables hold more than %u tables below "

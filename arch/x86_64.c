@@ -161,14 +161,14 @@ static struct mdf_error *walk_table(struct table_walk *w, uint64_t table, int le
 		return NULL;
 	for (size_t i = first; i < ENTRIES_PER_TABLE && !err; i++) {
 		uint64_t entry = dump_to_host64(st->reader.order, entries[i]), next = entry & ~st->sme_mask & PTE_ADDR_MASK;
-		int added;
+		bool added;
 
 		if (!(entry & PTE_PRESENT) || ((level == 2 || level == 3) && (entry & PTE_LARGE)))
 			continue;
-		added = addr_set_add(&w->seen, next);
-		if (added < 0)
-			return &mdf_error_enomem;
-		if (added == 1)
+		err = addr_set_add(&w->seen, next, &added);
+		if (err)
+			return err;
+		if (!added)
 			continue;
 		if (w->seen.count > MAX_TABLE_PAGES)
 			return mdf_error(-MDF_ECORRUPT, "the kernel page tables hold more than %u "

@@ -49,9 +49,9 @@ static struct mdf_error *lookup(struct resolver *r, const char *name, struct btf
 	struct mdf_error *err;
 
 	if (!r->btf)
-		return mdf_error_code(-ENOENT);
+		return &mdf_error_not_found;
 	err = btf_info_lookup(r->btf, r->module ? r->module : "vmlinux", name, res);
-	if (err && err->code == -ENOENT && r->module) {
+	if (mdf_error_is_not_found(err) && r->module) {
 		mdf_error_free(err);
 		err = btf_info_lookup(r->btf, NULL, name, res);
 	}

@@ -604,7 +604,7 @@ static int read_ranges(struct ext_child *c, const struct message_header *h, stru
 		in->count[kind] = h->nr_ranges[kind];
 		if (!in->count[kind])
 			continue;
-		if (pfn_ranges_reserve(set, in->count[kind]))
+		if (mdf_error_drop(pfn_ranges_reserve(set, in->count[kind])))
 			return -ENOMEM;
 		err = ext_child_read(c, set->ranges + set->count, in->count[kind] * sizeof(*set->ranges));
 		if (err)
@@ -674,7 +674,7 @@ static int check_dropped(struct decision_checks *checks, const char *name, const
 			return 0;
 		}
 	}
-	err = pfn_ranges_reserve(&dropped, in->count[RANGE_DISCARD] + in->count[RANGE_EXCLUDE]);
+	err = mdf_error_drop(pfn_ranges_reserve(&dropped, in->count[RANGE_DISCARD] + in->count[RANGE_EXCLUDE]));
 	for (size_t i = 0; i < 2 && !err; i++) {
 		if (!in->count[dropping[i]])
 			continue;

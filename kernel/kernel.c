@@ -407,7 +407,7 @@ static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *ad
 	struct kallsyms *ks;
 
 	if (k->vmlinux)
-		return vmlinux_symbol(k->vmlinux, name, k->kaslr_offset, addr);
+		return !mdf_error_drop(vmlinux_symbol(k->vmlinux, name, k->kaslr_offset, addr));
 	a = find_answer(k, "vmlinux", name);
 	if (!a && (mdf_error_drop(kernel_kallsyms(k, &ks)) || mdf_error_drop(find_kernel_symbols(k, &name, 1)) ||
 		   !(a = find_answer(k, "vmlinux", name))))
@@ -504,19 +504,19 @@ struct mdf_error *kernel_symbol_address(struct kernel *k, const char *module, co
 	if (kernel && kernel_table_lookup(k, name, addr))
 		return NULL;
 	if (module && kernel)
-		return mdf_error_code(-ENOENT);
+		return &mdf_error_not_found;
 	a = find_answer(k, module, name);
 	if (a) {
 		if (a->found)
 			*addr = a->addr;
-		return a->found ? NULL : mdf_error_code(-ENOENT);
+		return a->found ? NULL : &mdf_error_not_found;
 	}
 	if (mdf_error_drop(kernel_modules(k, &mods)) || !mods)
-		return mdf_error_code(-ENOENT);
-	found = modules_lookup(mods, module, name, addr);
+		return &mdf_error_not_found;
+	found = !mdf_error_drop(modules_lookup(mods, module, name, addr));
 	/* Not kept for want of memory, it is only looked for again. */
 	mdf_error_free(keep_answer(k, module, name, found, *addr));
-	return found ? NULL : mdf_error_code(-ENOENT);
+	return found ? NULL : &mdf_error_not_found;
 }
 
 /*

@@ -260,14 +260,14 @@ uint64_t mem_map_section_start(const struct mem_map *map, uint64_t section)
 	return section < map->nr_sections ? map->starts[section] : 0;
 }
 
-int mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page)
+struct mdf_error *mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page)
 {
 	uint64_t section = pfn >> map->section_shift;
 
 	if (section >= map->nr_sections || !map->starts[section])
-		return -ERANGE;
+		return &mdf_error_not_found;
 	*page = map->starts[section] + (pfn - (section << map->section_shift)) * map->page_struct_size;
-	return 0;
+	return NULL;
 }
 
 struct section_search {
@@ -282,7 +282,7 @@ static bool section_starts_at_or_below(void *ctx, size_t i)
 	return s->map->starts[s->map->by_address[i]] <= s->page;
 }
 
-int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn)
+struct mdf_error *mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn)
 {
 	uint64_t span = (1ull << map->section_shift) * map->page_struct_size;
 	struct section_search s = { map, page };
@@ -290,14 +290,14 @@ int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn)
 	size_t lo = search_partition_point(map->nr_by_address, section_starts_at_or_below, &s);
 
 	if (lo == 0)
-		return -ERANGE;
+		return &mdf_error_not_found;
 	uint64_t section = map->by_address[lo - 1];
 	uint64_t offset = page - map->starts[section];
 
 	if (offset >= span || offset % map->page_struct_size)
-		return -ERANGE;
+		return &mdf_error_not_found;
 	*pfn = (section << map->section_shift) + offset / map->page_struct_size;
-	return 0;
+	return NULL;
 }
 
 /*

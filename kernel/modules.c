@@ -103,7 +103,7 @@ static struct mdf_error *layout_lookup(struct btf_info *btf, const char *path, s
 {
 	struct mdf_error *err = btf_info_lookup(btf, "vmlinux", path, r);
 
-	if (err && err->code == -ENOENT) {
+	if (mdf_error_is_not_found(err)) {
 		mdf_error_free(err);
 		return mdf_error(-ENOENT,
 				 "vmlinux BTF has no %s: cannot read module symbols", path);
@@ -653,15 +653,16 @@ static bool find_in_module(struct module_reader *r, const struct module_tables *
 	return lk->found;
 }
 
-bool modules_lookup(struct modules *mods, const char *module, const char *name, uint64_t *addr)
+struct mdf_error *modules_lookup(struct modules *mods, const char *module, const char *name, uint64_t *addr)
 {
 	struct lookup lk = { .name = name };
 
 	/* Without memory to read the modules, none has it. */
 	mdf_error_free(for_each_module(mods, module, find_in_module, &lk));
-	if (lk.found)
-		*addr = lk.addr;
-	return lk.found;
+	if (!lk.found)
+		return &mdf_error_not_found;
+	*addr = lk.addr;
+	return NULL;
 }
 
 static bool found_module(struct module_reader *r, const struct module_tables *t, void *ctx)

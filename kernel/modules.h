@@ -43,7 +43,7 @@ struct mdf_error *modules_for_each_symbol(struct modules *mods,
  * list that has it when @module is NULL, by the rule kallsyms_find
  * follows.
  */
-bool modules_lookup(struct modules *mods, const char *module, const char *name, uint64_t *addr);
+struct mdf_error *modules_lookup(struct modules *mods, const char *module, const char *name, uint64_t *addr);
 
 /* Whether a module of that name is loaded (and formed). */
 bool modules_loaded(struct modules *mods, const char *module);

@@ -1,29 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
 #include "util/search.h"
 #include "util/vec.h"
 
-int pfn_ranges_reserve(struct pfn_ranges *set, size_t count)
+struct mdf_error *pfn_ranges_reserve(struct pfn_ranges *set, size_t count)
 {
 	return vec_reserve(set->ranges, &set->capacity, set->count, count);
 }
 
-int pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count)
+struct mdf_error *pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count)
 {
-	int err;
+	struct mdf_error *err;
 
 	if (count == 0 || start + count < start)
-		return -EINVAL;
+		return mdf_error(-EINVAL, "pfn range 0x%" PRIx64 " + 0x%" PRIx64 " is empty or wraps", start,
+				 count);
 	err = pfn_ranges_reserve(set, 1);
 	if (err)
 		return err;
 	set->ranges[set->count++] = (struct pfn_range){ start, start + count };
 	set->merged = false;
-	return 0;
+	return NULL;
 }
 
 /*

@@ -26,10 +26,10 @@ struct pfn_ranges {
 	bool merged;    /* sorted, disjoint, not adjacent */
 };
 
-/* Adds [start, start + count); an empty or wrapping range is -EINVAL. */
-int pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count);
+/* Adds [start, start + count); an empty or wrapping range is an error of -EINVAL. */
+struct mdf_error *pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count);
 /* Makes room for @count more ranges. */
-int pfn_ranges_reserve(struct pfn_ranges *set, size_t count);
+struct mdf_error *pfn_ranges_reserve(struct pfn_ranges *set, size_t count);
 /* Sorts and merges, in O(n log n); idempotent. */
 void pfn_ranges_merge(struct pfn_ranges *set);
 void pfn_ranges_free(struct pfn_ranges *set);

@@ -82,8 +82,6 @@ const char *mdf_strerror(int err)
 		return "virtual address not mapped by the kernel page tables";
 	case MDF_ECORRUPT:
 		return "corrupt data";
-	case MDF_ENOTFOUND:
-		return "not found";
 	case MDF_EUNREADABLE:
 		return "page unreadable in the dump";
 	case MDF_EWRONGKERNEL:

@@ -35,8 +35,6 @@
  * decompress): the page source zeroed it and keeps what went wrong.
  */
 #define MDF_EUNREADABLE EUCLEAN
-/* A lookup (a VMCOREINFO line, a symbol, a type) found nothing of that name. */
-#define MDF_ENOTFOUND ENOKEY
 /* The vmlinux given (-x) is not the dump's kernel: upstream exits with status 2 for it. */
 #define MDF_EWRONGKERNEL EMEDIUMTYPE
 

@@ -180,14 +180,12 @@ static struct mdf_error *print_page(uint64_t index, uint64_t entry, void *arg)
 {
 	struct page_list *pl = arg;
 	uint64_t pfn;
-	int err;
 
 	/* Value entries are shadows of evicted pages, not pages. */
 	if (entry & 1)
 		return NULL;
-	err = mem_map_page_to_pfn(pl->w->mem_map, entry, &pfn);
-	if (err)
-		return mdf_error(err, "index %" PRIu64 ": 0x%" PRIx64 " is no struct page", index, entry);
+	if (mem_map_page_to_pfn(pl->w->mem_map, entry, &pfn))
+		return mdf_error(-ERANGE, "index %" PRIu64 ": 0x%" PRIx64 " is no struct page", index, entry);
 	printf("page %" PRIu64 " 0x%" PRIx64 "\n", index, pfn);
 	pl->pages++;
 	return NULL;
