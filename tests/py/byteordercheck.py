@@ -169,9 +169,11 @@ def swap_fields(buf, base, fields, old, new):
         struct.pack_into(new + fmt, buf, base + off, value)
 
 
-def cmd_swap_kdump(src, dst):
-    with open(src, 'rb') as f:
-        buf = bytearray(f.read())
+def swap_kdump(data):
+    """@data, a kdump-compressed file, with its headers and descriptors in the
+    other byte order; returns it and the orders (struct's '<' or '>') before
+    and after, and the number of descriptors."""
+    buf = bytearray(data)
     version, = struct.unpack_from('<i', buf, 8)
     old = '<' if 0 < version < 0x10000 else '>'
     new = '>' if old == '<' else '<'
@@ -184,6 +186,12 @@ def cmd_swap_kdump(src, dst):
     swap_fields(buf, block, SUB_FIELDS, old, new)
     for i in range(dumped):
         swap_fields(buf, desc + 24 * i, DESC_FIELDS, old, new)
+    return bytes(buf), old, new, dumped
+
+
+def cmd_swap_kdump(src, dst):
+    with open(src, 'rb') as f:
+        buf, old, new, dumped = swap_kdump(f.read())
     with open(dst, 'wb') as f:
         f.write(buf)
     print('%s: %s header, %d descriptors, now %s-endian' %
