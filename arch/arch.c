@@ -16,7 +16,6 @@
  * picks the table; elsewhere, an order no table of the machine has is an
  * error, never memory read in the wrong order.
  */
-#include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

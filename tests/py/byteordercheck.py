@@ -6,7 +6,8 @@ usage:
   byteordercheck.py pages DUMPREAD FILE
       every page ../shared/tools/kdumpset.py reads from FILE (kdump-compressed
       or ELF, in the order it finds): dumpread reads the same bytes; every
-      other pfn below the end reads as excluded or not dumped
+      other pfn below the end reads as excluded or not dumped, or, in an
+      ELF file, as zeros (a segment's bytes past p_filesz)
   byteordercheck.py segments DUMPREAD FILE READELF_L
       the physical ranges dumpread finds are readelf -l's PT_LOADs, merged
   byteordercheck.py notes DUMPREAD FILE READELF_N
@@ -73,7 +74,9 @@ def split_part_pages(ks, dump):
 def cmd_pages(tool, path):
     ks = kdumpset()
     dump = ks.open_dump(path)
-    want = split_part_pages(ks, dump) if isinstance(dump, ks.KdumpFile) else None
+    elf, zero = isinstance(dump, ks.ElfFile), digest(bytes(dump.page_size if hasattr(dump, 'page_size')
+                                                         else ks.PAGE))
+    want = split_part_pages(ks, dump) if not elf else None
     if want is None:
         want = {pfn: digest(data) for pfn, data in dump.pages()}
     end = getattr(dump, 'max_mapnr', None) or (max(want) + 1 if want else 0)
@@ -85,7 +88,8 @@ def cmd_pages(tool, path):
         if pfn in want:
             right = words[1:] == ['ok', want[pfn]]
         else:
-            right = words[1] in ('excluded', 'notdumped')
+            # An ELF segment's bytes past p_filesz, up to p_memsz, are zeros.
+            right = words[1] in ('excluded', 'notdumped') or (elf and words[1:] == ['ok', zero])
         if not right:
             fails += 1
             if fails <= 10:

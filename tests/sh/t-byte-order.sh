@@ -15,7 +15,8 @@
 #    little-endian): settled little-endian from the CPUs' MSR, with one
 #    warning; segments, notes and pages as readelf and kdumpset.py read
 #    them; a kdump file of it is little-endian, its notes as they were,
-#    and python3-libkdumpfile reads its pages as we do.  CPUs whose MSRs
+#    and python3-libkdumpfile reads its pages as we do; an ELF file of it
+#    keeps its big-endian headers and is settled the same.  CPUs whose MSRs
 #    disagree: a one-line error; no CPU that says: the headers' order,
 #    named in a warning;
 #  - an x86_64 dump with big-endian headers (elf-relayout.py --order big):
@@ -130,6 +131,16 @@ if [ -n "$ppc" ]; then
 		fail order-ppc64el-kdump "dumpread could not write a kdump file of $ppc"
 	fi
 	rm -f "$WORK/ppc.kdump"
+	# An ELF file of it keeps the input's order, and is settled as the input is.
+	if "$DUMPREAD" "$ppc" write elf "$WORK/ppc-out.elf" >/dev/null 2>&1; then
+		kdumpset_order order-ppc64el-elf-keeps-order "$WORK/ppc-out.elf" big
+		info_has order-ppc64el-elf-settled "$WORK/ppc-out.elf" "byte_order big" "notes_order big" \
+			"memory_order little"
+		check order-ppc64el-elf-pages $CHECK pages "$DUMPREAD" "$WORK/ppc-out.elf"
+	else
+		fail order-ppc64el-elf "dumpread could not write an ELF file of $ppc"
+	fi
+	rm -f "$WORK/ppc-out.elf"
 	# CPUs that disagree, and none that says.
 	$PYTHON "$PROJECT/tests/py/corrupt.py" "$ppc" "$WORK/ppc.elf" --sparse-after 65536
 	$CHECK patch-msr "$WORK/ppc.elf" 1 clear-le >/dev/null
