@@ -127,9 +127,9 @@ static int open_memory(struct mdf_context *ctx)
 	}
 	/* The format names no machine: VMCOREINFO's lines tell. */
 	if (!ctx->arch) {
-		err = arch_from_vmcoreinfo(ctx->vmcoreinfo, &ctx->arch);
+		err = arch_detect(ctx->input, ctx->vmcoreinfo, &ctx->arch);
 		if (err)
-			return print_error(mdf_error_wrap(err, "%s", ctx->opt.vmcore));
+			return print_error(err);
 	}
 	err = memory_new(ctx->input, ctx->arch, ctx->vmcoreinfo, &ctx->memory);
 	if (!err)
@@ -495,6 +495,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 				   (kdump && (kdump->status & DUMP_DH_EXCLUDED_VMEMMAP));
 	params->codec = (enum mdf_codec)ctx->opt.codec;
 	params->page_size = ctx->input->page_size;
+	params->byte_order = mem_byte_order(ctx->memory);
 	params->max_pfn = job->max_pfn;
 	params->phys_base = (uint64_t)phys_base;
 	params->uts = uts;

@@ -3,15 +3,19 @@
  * The architectures, and how a dump says which one it is.
  *
  * An ELF dump (kexec's /proc/vmcore, QEMU's, a kcore) names its machine in
- * e_machine and its byte order in EI_DATA: both must be one table's.  A
- * kdump-compressed file names it only in its header's utsname.machine,
- * which upstream fills with the crashed kernel's `uname -m`, and which
- * QEMU leaves empty (x86_64) or sets to "Unknown" (arm64).  There only
- * VMCOREINFO witnesses: each architecture writes lines no other does (its
- * arch_ops.vmcoreinfo_keys), and one architecture's lines, not two, must
- * be there.
+ * e_machine.  A kdump-compressed file names it only in its header's
+ * utsname.machine, which upstream fills with the crashed kernel's `uname
+ * -m`, and which QEMU leaves empty (x86_64) or sets to "Unknown" (arm64).
+ * There only VMCOREINFO witnesses: each architecture writes lines no other
+ * does (its arch_ops.vmcoreinfo_keys), and one architecture's lines, not
+ * two, must be there.
+ *
+ * The byte order of the memory is the input's to settle (dump_input's
+ * memory_order: an ELF's header may misstate it), and the table's must
+ * be the same: where one machine has a table for each order (ppc64), it
+ * picks the table; elsewhere, an order no table of the machine has is an
+ * error, never memory read in the wrong order.
  */
-#include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,16 +46,6 @@ static const char *all_names(char *buf, size_t size)
 	return buf;
 }
 
-static unsigned char elf_data_of(enum byte_order order)
-{
-	return order == BYTE_ORDER_BIG ? ELFDATA2MSB : ELFDATA2LSB;
-}
-
-static const char *order_name(unsigned char elf_data)
-{
-	return elf_data == ELFDATA2MSB ? "big-endian" : "little-endian";
-}
-
 static struct mdf_error *from_elf(const struct dump_input *in, const struct arch_ops **out)
 {
 	const struct arch_ops *same_machine = NULL;
@@ -60,18 +54,33 @@ static struct mdf_error *from_elf(const struct dump_input *in, const struct arch
 	for (size_t i = 0; i < NR_ARCHITECTURES; i++) {
 		if (architectures[i]->elf_machine != in->elf_machine)
 			continue;
-		if (elf_data_of(architectures[i]->byte_order) == in->elf_data) {
+		if (architectures[i]->byte_order == in->memory_order) {
 			*out = architectures[i];
 			return NULL;
 		}
 		same_machine = architectures[i];
 	}
 	if (same_machine)
-		return mdf_error(-ENOTSUP, "%s: a %s ELF of ELF machine %u (%s), which is %s", in->path,
-				 order_name(in->elf_data), in->elf_machine, same_machine->name,
-				 order_name(elf_data_of(same_machine->byte_order)));
+		return mdf_error(-ENOTSUP, "%s: ELF machine %u (%s) with %s memory: only %s %s is supported",
+				 in->path, in->elf_machine, same_machine->name, byte_order_name(in->memory_order),
+				 byte_order_name(same_machine->byte_order), same_machine->name);
 	return mdf_error(-ENOTSUP, "%s: ELF machine %u is not supported (%s only)", in->path, in->elf_machine,
 			 all_names(names, sizeof(names)));
+}
+
+/* A table found from the format's text or VMCOREINFO (*@out) must be in the memory's order. */
+static struct mdf_error *same_order(const struct dump_input *in, const struct arch_ops **out,
+				    const char *found_by)
+{
+	const struct arch_ops *arch = *out;
+
+	if (arch->byte_order == in->memory_order)
+		return NULL;
+	*out = NULL;
+	return mdf_error(-MDF_ECORRUPT, "%s: the byte order of the memory cannot be settled: the dump's "
+			 "header is %s, and %s says %s, which is %s", in->path,
+			 byte_order_name(in->memory_order), found_by, arch->name,
+			 byte_order_name(arch->byte_order));
 }
 
 struct mdf_error *arch_from_format(const struct dump_input *in, const struct arch_ops **out)
@@ -84,7 +93,7 @@ struct mdf_error *arch_from_format(const struct dump_input *in, const struct arc
 	for (size_t i = 0; i < NR_ARCHITECTURES; i++) {
 		if (!strcmp(architectures[i]->name, in->machine)) {
 			*out = architectures[i];
-			return NULL;
+			return same_order(in, out, "its utsname");
 		}
 	}
 	return mdf_error(-ENOTSUP, "%s: a dump of a %s machine: not an architecture this makedumpfile reads",
@@ -137,7 +146,9 @@ struct mdf_error *arch_detect(const struct dump_input *in, const struct vmcorein
 	if (err || *out)
 		return err;
 	err = arch_from_vmcoreinfo(vi, out);
-	return err ? mdf_error_wrap(err, "%s", in->path) : NULL;
+	if (err)
+		return mdf_error_wrap(err, "%s", in->path);
+	return same_order(in, out, "VMCOREINFO");
 }
 
 struct mdf_error *arch_page_size(const struct arch_ops *arch, const struct vmcoreinfo *vi, uint32_t *size)

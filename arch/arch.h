@@ -153,15 +153,15 @@ extern const struct arch_ops arch_arm64;
 
 /*
  * The architecture of the dump @in, as its format says (input/dump_input.h):
- * an ELF's e_machine and byte order, else the machine the format names
- * in text.  *@out is NULL when the format names none (QEMU's kdump
- * files): arch_from_vmcoreinfo() tells then.  An error when it names one
- * that no table here describes.
+ * an ELF's e_machine and the memory's byte order, else the machine the
+ * format names in text.  *@out is NULL when the format names none (QEMU's
+ * kdump files): arch_from_vmcoreinfo() tells then.  An error when it names
+ * one that no table here describes, in that order.
  */
 struct mdf_error *arch_from_format(const struct dump_input *in, const struct arch_ops **out);
 /* The architecture whose own lines @vi holds; an error when none, or more than one, has lines there. */
 struct mdf_error *arch_from_vmcoreinfo(const struct vmcoreinfo *vi, const struct arch_ops **out);
-/* Both in turn: the format's word, else VMCOREINFO's. */
+/* Both in turn: the format's word, else VMCOREINFO's, in the memory's byte order. */
 struct mdf_error *arch_detect(const struct dump_input *in, const struct vmcoreinfo *vi,
 			      const struct arch_ops **out);
 

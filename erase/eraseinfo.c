@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Reading the erase information of a dump file (eraseinfo.h draws where it is). */
 #include <elf.h>
-#include <endian.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,6 @@
 #include "erase/eraseinfo.h"
 #include "input/dump_input.h"
 #include "input/elf_notes.h"
-#include "input/kdump_format.h"
 #include "util/message.h"
 
 /* The first eraseinfo version of the kdump sub header. */
@@ -31,19 +29,11 @@ static struct mdf_error *copy_text(const void *data, size_t size, char **text, s
 
 static struct mdf_error *read_kdump(struct dump_input *in, char **text, size_t *len)
 {
-	struct kdump_sub_header sh;
-	uint64_t offset, size;
+	uint64_t offset = in->kdump->eraseinfo_offset, size = in->kdump->eraseinfo_size;
 	char *buf;
 	struct mdf_error *err;
 
-	if (in->kdump->header_version < ERASEINFO_HEADER_VERSION)
-		return NULL;
-	err = input_pread(in, &sh, sizeof(sh), in->page_size, "the kdump sub header");
-	if (err)
-		return err;
-	offset = le64toh(sh.offset_eraseinfo);
-	size = le64toh(sh.size_eraseinfo);
-	if (!size)
+	if (in->kdump->header_version < ERASEINFO_HEADER_VERSION || !size)
 		return NULL;
 	if (size > ERASEINFO_MAX_SIZE || offset > in->file_size || size > in->file_size - offset)
 		return mdf_error(-MDF_ECORRUPT,
@@ -70,7 +60,7 @@ static struct mdf_error *read_elf(struct dump_input *in, char **text, size_t *le
 	struct elf_note note;
 	size_t pos = 0;
 
-	while (elf_note_next(in->notes, in->notes_size, &pos, &note) == ELF_NOTE_FOUND &&
+	while (elf_note_next(in->notes, in->notes_size, in->notes_order, &pos, &note) == ELF_NOTE_FOUND &&
 	       !elf_note_is_padding(&note))
 		if (note.type == 0 && elf_note_named(&note, ERASEINFO_NOTE_NAME))
 			return copy_text(note.desc, note.desc_size, text, len);

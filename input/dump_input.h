@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/byte_order.h"
 #include "util/error.h"
 
 /* A byte range [start, end) of physical memory. */
@@ -65,6 +66,9 @@ struct kdump_header_info {
 	uint64_t start_pfn;
 	uint64_t end_pfn;
 	uint64_t phys_base;
+	/* Where the erase information is (header version 5 on); size 0 for none. */
+	uint64_t eraseinfo_offset;
+	uint64_t eraseinfo_size;
 	uint64_t max_mapnr;
 	int nr_cpus;
 	int64_t timestamp_sec;
@@ -89,6 +93,17 @@ struct dump_input {
 	uint16_t elf_machine;
 	unsigned char elf_data;
 	const char *machine;
+	/*
+	 * Byte orders, which one dump may mix (util/byte_order.h): the
+	 * order of the format's own headers (an ELF's EI_DATA, the order a
+	 * kdump header's header_version reads in); of the notes (their own:
+	 * elf_notes_order()); and of the dumped machine's memory, which the
+	 * format settles (input/elf_memory_order.c for an ELF; a kdump
+	 * file's is its header's) and arch/ must agree with.
+	 */
+	enum byte_order byte_order;
+	enum byte_order notes_order;
+	enum byte_order memory_order;
 	/* Physical memory held, sorted, disjoint, each page once. */
 	struct phys_range *ranges;
 	size_t nr_ranges, cap_ranges;
@@ -97,7 +112,7 @@ struct dump_input {
 	/* The VMCOREINFO text, NUL-terminated; NULL if the dump has none. */
 	char *vmcoreinfo;
 	size_t vmcoreinfo_size;
-	/* Every ELF note of the dump, raw (Elf64_Nhdr, name, desc, ...). */
+	/* Every ELF note of the dump, raw (Elf64_Nhdr, name, desc, ...), in notes_order. */
 	unsigned char *notes;
 	size_t notes_size;
 	/* Set when the input is kdump-compressed. */

@@ -10,9 +10,11 @@
  *    present twice, once in its own text segment and once in the direct map;
  *  - QEMU >= 7.2 puts the section header table before the program headers
  *    and leaves p_vaddr at 0.
- * libelf reads either layout from e_phoff.  Segments are indexed by
- * physical address with overlaps trimmed, so each physical page is read
- * from exactly one place.  Bytes past p_filesz (up to p_memsz) read as zero.
+ * libelf reads either layout from e_phoff, in either byte order; the
+ * notes are in theirs (elf_notes.h), and the memory in the machine's
+ * (elf_memory_order.c).  Segments are indexed by physical address with
+ * overlaps trimmed, so each physical page is read from exactly one place.
+ * Bytes past p_filesz (up to p_memsz) read as zero.
  */
 #include <gelf.h>
 #include <libelf.h>
@@ -22,6 +24,7 @@
 
 #include "input/dump_format.h"
 #include "input/dump_input.h"
+#include "input/elf_memory_order.h"
 #include "input/elf_notes.h"
 #include "util/message.h"
 #include "util/search.h"
@@ -279,7 +282,8 @@ static struct mdf_error *find_vmcoreinfo(struct dump_input *in)
 	size_t pos = 0;
 	struct mdf_error *err = NULL;
 
-	while (!err && (step = elf_note_next(in->notes, in->notes_size, &pos, &note)) == ELF_NOTE_FOUND) {
+	while (!err && (step = elf_note_next(in->notes, in->notes_size, in->notes_order, &pos, &note)) ==
+			       ELF_NOTE_FOUND) {
 		/* A zero-filled tail is padding from kexec, not corruption. */
 		if (elf_note_is_padding(&note))
 			return NULL;
@@ -346,9 +350,12 @@ static struct mdf_error *check_ident(const struct dump_input *in)
 		return mdf_error(-MDF_ECORRUPT, "%s: shorter than an ELF header (%zd bytes)", in->path, n < 0 ? 0 : n);
 	if (memcmp(ident, ELFMAG, SELFMAG))
 		return mdf_error(-MDF_ECORRUPT, "%s: no ELF magic number", in->path);
-	if (ident[EI_CLASS] != ELFCLASS64 || ident[EI_DATA] != ELFDATA2LSB)
-		return mdf_error(-ENOTSUP, "%s: only little-endian ELF64 dumps are supported (class %u, data %u)",
-				 in->path, ident[EI_CLASS], ident[EI_DATA]);
+	if (ident[EI_CLASS] != ELFCLASS64)
+		return mdf_error(-ENOTSUP, "%s: only ELF64 dumps are supported (class %u)", in->path,
+				 ident[EI_CLASS]);
+	if (ident[EI_DATA] != ELFDATA2LSB && ident[EI_DATA] != ELFDATA2MSB)
+		return mdf_error(-MDF_ECORRUPT, "%s: EI_DATA %u names no byte order (1 little-endian, "
+				 "2 big-endian): corrupt", in->path, ident[EI_DATA]);
 	if (ident[EI_VERSION] != EV_CURRENT)
 		return mdf_error(-MDF_ECORRUPT, "%s: ELF version %u in its header, not %u: corrupt", in->path,
 				 ident[EI_VERSION], EV_CURRENT);
@@ -386,6 +393,8 @@ static struct mdf_error *elf_input_open(struct dump_input *in)
 	}
 	in->elf_machine = eh.e_machine;
 	in->elf_data = eh.e_ident[EI_DATA];
+	/* libelf reads the headers in this order; the notes are read raw. */
+	in->byte_order = in->elf_data == ELFDATA2MSB ? BYTE_ORDER_BIG : BYTE_ORDER_LITTLE;
 	in->page_size = DEFAULT_PAGE_SIZE;
 	if (elf_getphdrnum(elf, &phnum) < 0) {
 		err = mdf_error(-MDF_ECORRUPT,
@@ -421,7 +430,10 @@ static struct mdf_error *elf_input_open(struct dump_input *in)
 				"%s: no PT_LOAD segment: the dump holds no memory", in->path);
 		goto out;
 	}
+	in->notes_order = elf_notes_order(in->notes, in->notes_size, in->byte_order);
 	err = find_vmcoreinfo(in);
+	if (!err)
+		err = elf_settle_memory_order(in);
 	if (err)
 		goto out;
 	in->page_size = input_vmcoreinfo_page_size(in, DEFAULT_PAGE_SIZE);

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
- * elf_notes.c: one walk over ELF notes, bounds-checked, for every reader.
- * Dumps are little-endian: the header words are read as such.
- */
+/* elf_notes.c: one walk over ELF notes, bounds-checked, for every reader. */
 #include <elf.h>
-#include <endian.h>
 #include <string.h>
 
 #include "input/elf_notes.h"
@@ -14,7 +10,7 @@ static size_t note_align(size_t n)
 	return (n + 3) & ~(size_t)3;
 }
 
-enum elf_note_step elf_note_next(const void *notes, size_t size, size_t *pos,
+enum elf_note_step elf_note_next(const void *notes, size_t size, enum byte_order order, size_t *pos,
 				 struct elf_note *note)
 {
 	const unsigned char *base = notes;
@@ -24,9 +20,9 @@ enum elf_note_step elf_note_next(const void *notes, size_t size, size_t *pos,
 	if (*pos > size || size - *pos < sizeof(nh))
 		return ELF_NOTE_END;
 	memcpy(&nh, base + *pos, sizeof(nh));
-	note->type = le32toh(nh.n_type);
-	note->name_size = le32toh(nh.n_namesz);
-	note->desc_size = le32toh(nh.n_descsz);
+	note->type = dump_to_host32(order, nh.n_type);
+	note->name_size = dump_to_host32(order, nh.n_namesz);
+	note->desc_size = dump_to_host32(order, nh.n_descsz);
 	name_off = *pos + sizeof(nh);
 	/* Sizes are 32-bit and size_t is 64-bit: these sums cannot wrap. */
 	desc_off = name_off + note_align(note->name_size);
@@ -37,6 +33,25 @@ enum elf_note_step elf_note_next(const void *notes, size_t size, size_t *pos,
 	note->desc = base + desc_off;
 	*pos = next;
 	return ELF_NOTE_FOUND;
+}
+
+/* Whether every note of the block reads whole with its header in @order. */
+static bool reads_whole(const void *notes, size_t size, enum byte_order order)
+{
+	struct elf_note note;
+	enum elf_note_step step;
+	size_t pos = 0;
+
+	while ((step = elf_note_next(notes, size, order, &pos, &note)) == ELF_NOTE_FOUND)
+		;
+	return step == ELF_NOTE_END;
+}
+
+enum byte_order elf_notes_order(const void *notes, size_t size, enum byte_order likely)
+{
+	if (!notes || reads_whole(notes, size, likely))
+		return likely;
+	return reads_whole(notes, size, byte_order_other(likely)) ? byte_order_other(likely) : likely;
 }
 
 bool elf_note_named(const struct elf_note *note, const char *name)

@@ -3,9 +3,8 @@
  * The program headers of an ELF dump, read as they lie in the file: the
  * ELF header gives where (e_phoff, which QEMU's layout puts after its
  * section headers) and how many; e_phnum PN_XNUM means the count is in
- * section header 0's sh_info.  Little-endian ELF64 only, as the input.
+ * section header 0's sh_info.  ELF64, in the byte order e_ident names.
  */
-#include <endian.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,37 +16,38 @@
 /* Upstream's bound on a PT_NOTE segment, and elf_dump.c's. */
 #define NOTE_MAX_SIZE (16u << 20)
 
-static void host_ehdr(Elf64_Ehdr *e)
+static void host_ehdr(Elf64_Ehdr *e, enum byte_order order)
 {
-	e->e_type = le16toh(e->e_type);
-	e->e_machine = le16toh(e->e_machine);
-	e->e_version = le32toh(e->e_version);
-	e->e_entry = le64toh(e->e_entry);
-	e->e_phoff = le64toh(e->e_phoff);
-	e->e_shoff = le64toh(e->e_shoff);
-	e->e_flags = le32toh(e->e_flags);
-	e->e_ehsize = le16toh(e->e_ehsize);
-	e->e_phentsize = le16toh(e->e_phentsize);
-	e->e_phnum = le16toh(e->e_phnum);
-	e->e_shentsize = le16toh(e->e_shentsize);
-	e->e_shnum = le16toh(e->e_shnum);
-	e->e_shstrndx = le16toh(e->e_shstrndx);
+	e->e_type = dump_to_host16(order, e->e_type);
+	e->e_machine = dump_to_host16(order, e->e_machine);
+	e->e_version = dump_to_host32(order, e->e_version);
+	e->e_entry = dump_to_host64(order, e->e_entry);
+	e->e_phoff = dump_to_host64(order, e->e_phoff);
+	e->e_shoff = dump_to_host64(order, e->e_shoff);
+	e->e_flags = dump_to_host32(order, e->e_flags);
+	e->e_ehsize = dump_to_host16(order, e->e_ehsize);
+	e->e_phentsize = dump_to_host16(order, e->e_phentsize);
+	e->e_phnum = dump_to_host16(order, e->e_phnum);
+	e->e_shentsize = dump_to_host16(order, e->e_shentsize);
+	e->e_shnum = dump_to_host16(order, e->e_shnum);
+	e->e_shstrndx = dump_to_host16(order, e->e_shstrndx);
 }
 
-static void host_phdr(Elf64_Phdr *p)
+static void host_phdr(Elf64_Phdr *p, enum byte_order order)
 {
-	p->p_type = le32toh(p->p_type);
-	p->p_flags = le32toh(p->p_flags);
-	p->p_offset = le64toh(p->p_offset);
-	p->p_vaddr = le64toh(p->p_vaddr);
-	p->p_paddr = le64toh(p->p_paddr);
-	p->p_filesz = le64toh(p->p_filesz);
-	p->p_memsz = le64toh(p->p_memsz);
-	p->p_align = le64toh(p->p_align);
+	p->p_type = dump_to_host32(order, p->p_type);
+	p->p_flags = dump_to_host32(order, p->p_flags);
+	p->p_offset = dump_to_host64(order, p->p_offset);
+	p->p_vaddr = dump_to_host64(order, p->p_vaddr);
+	p->p_paddr = dump_to_host64(order, p->p_paddr);
+	p->p_filesz = dump_to_host64(order, p->p_filesz);
+	p->p_memsz = dump_to_host64(order, p->p_memsz);
+	p->p_align = dump_to_host64(order, p->p_align);
 }
 
 /* The number of program headers, from section header 0 past 65534 of them. */
-static struct mdf_error *count_phdrs(struct dump_input *in, const Elf64_Ehdr *e, uint64_t *count)
+static struct mdf_error *count_phdrs(struct dump_input *in, const Elf64_Ehdr *e, enum byte_order order,
+				     uint64_t *count)
 {
 	Elf64_Shdr sh;
 	struct mdf_error *err;
@@ -61,7 +61,7 @@ static struct mdf_error *count_phdrs(struct dump_input *in, const Elf64_Ehdr *e,
 				 in->path);
 	err = input_pread(in, &sh, sizeof(sh), e->e_shoff, "section header 0");
 	if (!err)
-		*count = le32toh(sh.sh_info);
+		*count = dump_to_host32(order, sh.sh_info);
 	return err;
 }
 
@@ -76,7 +76,7 @@ static struct mdf_error *read_phdrs(struct dump_input *in, struct elf_segments *
 
 		if (err)
 			return err;
-		host_phdr(&ph);
+		host_phdr(&ph, out->order);
 		if (ph.p_type == PT_LOAD)
 			out->loads[out->nr_loads++] = ph;
 		else if (ph.p_type == PT_NOTE && !have_note)
@@ -106,8 +106,9 @@ struct mdf_error *elf_segments_read(struct dump_input *in, struct elf_segments *
 	err = input_pread(in, &out->ehdr, sizeof(out->ehdr), 0, "the ELF header");
 	if (err)
 		return err;
-	host_ehdr(&out->ehdr);
-	err = count_phdrs(in, &out->ehdr, &count);
+	out->order = out->ehdr.e_ident[EI_DATA] == ELFDATA2MSB ? BYTE_ORDER_BIG : BYTE_ORDER_LITTLE;
+	host_ehdr(&out->ehdr, out->order);
+	err = count_phdrs(in, &out->ehdr, out->order, &count);
 	if (err)
 		return err;
 	if (out->ehdr.e_phentsize != sizeof(Elf64_Phdr) || count > in->file_size / sizeof(Elf64_Phdr))

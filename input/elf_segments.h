@@ -12,12 +12,16 @@
 #include <elf.h>
 #include <stddef.h>
 
+#include "util/byte_order.h"
+
 struct dump_input;
 struct mdf_error;
 
 struct elf_segments {
+	/* The headers, in the host's order; the file's order, e_ident's. */
 	Elf64_Ehdr ehdr;
-	/* The first PT_NOTE and its bytes, which the ELF writer copies. */
+	enum byte_order order;
+	/* The first PT_NOTE and its bytes, as they are in the file, which the ELF writer copies. */
 	Elf64_Phdr note;
 	unsigned char *note_bytes;
 	/* Every PT_LOAD, in file order. */
@@ -27,7 +31,7 @@ struct elf_segments {
 
 /*
  * Reads the ELF header and program headers of @in, which must be an ELF
- * dump (elf_dump.c checked its class, byte order and machine).  On
+ * dump (elf_dump.c checked its class and byte order).  On
  * failure it holds nothing.
  */
 struct mdf_error *elf_segments_read(struct dump_input *in, struct elf_segments *out);

@@ -19,7 +19,6 @@
  * segment that holds it.
  */
 #include <elf.h>
-#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,13 +206,14 @@ static struct mdf_error *index_segments(struct dump_input *in, struct kcore_inpu
 	return err;
 }
 
-/* The VMCOREINFO note among @notes, if any, copied into in->vmcoreinfo. */
-static struct mdf_error *find_vmcoreinfo(struct dump_input *in, const unsigned char *notes, size_t size)
+/* The VMCOREINFO note among @notes, headers in @order, if any, copied into in->vmcoreinfo. */
+static struct mdf_error *find_vmcoreinfo(struct dump_input *in, const unsigned char *notes, size_t size,
+					 enum byte_order order)
 {
 	struct elf_note note;
 	size_t pos = 0;
 
-	while (elf_note_next(notes, size, &pos, &note) == ELF_NOTE_FOUND)
+	while (elf_note_next(notes, size, order, &pos, &note) == ELF_NOTE_FOUND)
 		if (elf_note_named(&note, VMCOREINFO_NAME))
 			return input_set_vmcoreinfo(in, note.desc, note.desc_size);
 	return NULL;
@@ -249,7 +249,7 @@ static struct mdf_error *read_sysfs_vmcoreinfo(struct dump_input *in)
 		err = mdf_error_wrap(err, "%s: cannot read VMCOREINFO at physical 0x%" PRIx64 " (from %s)",
 				     in->path, paddr, VMCOREINFO_SYSFS);
 	else
-		err = find_vmcoreinfo(in, note + (paddr % DEFAULT_PAGE_SIZE), (size_t)size);
+		err = find_vmcoreinfo(in, note + (paddr % DEFAULT_PAGE_SIZE), (size_t)size, in->memory_order);
 	free(note);
 	return err;
 }
@@ -264,11 +264,12 @@ static bool kcore_probe(struct dump_input *in, const unsigned char *head, size_t
 	Elf64_Half type;
 	bool kcore = false;
 
-	if (len < sizeof(Elf64_Ehdr) || memcmp(head, ELFMAG, SELFMAG) ||
-	    head[EI_CLASS] != ELFCLASS64 || head[EI_DATA] != ELFDATA2LSB)
+	if (len < sizeof(Elf64_Ehdr) || memcmp(head, ELFMAG, SELFMAG) || head[EI_CLASS] != ELFCLASS64 ||
+	    (head[EI_DATA] != ELFDATA2LSB && head[EI_DATA] != ELFDATA2MSB))
 		return false;
 	memcpy(&type, head + offsetof(Elf64_Ehdr, e_type), sizeof(type));
-	if (le16toh(type) != ET_CORE || mdf_error_drop(elf_segments_read(in, &segs)))
+	if (dump_to_host16(head[EI_DATA] == ELFDATA2MSB ? BYTE_ORDER_BIG : BYTE_ORDER_LITTLE, type) != ET_CORE ||
+	    mdf_error_drop(elf_segments_read(in, &segs)))
 		return false;
 	for (size_t i = 0; i < segs.nr_loads && !kcore; i++)
 		kcore = segs.loads[i].p_paddr == NOT_PADDR;
@@ -293,13 +294,17 @@ static struct mdf_error *kcore_input_open(struct dump_input *in)
 		return err;
 	in->elf_machine = segs.ehdr.e_machine;
 	in->elf_data = segs.ehdr.e_ident[EI_DATA];
+	/* The running kernel wrote it all, in its own order. */
+	in->byte_order = segs.order;
+	in->notes_order = segs.order;
+	in->memory_order = segs.order;
 	err = index_segments(in, kc, &segs);
 	if (!err) {
 		/* The notes are kcore's own: the writer-facing copy of them. */
 		in->notes = segs.note_bytes;
 		in->notes_size = segs.note.p_filesz;
 		segs.note_bytes = NULL;
-		err = find_vmcoreinfo(in, in->notes, in->notes_size);
+		err = find_vmcoreinfo(in, in->notes, in->notes_size, in->notes_order);
 	}
 	if (!err && !in->vmcoreinfo && !strcmp(in->path, KCORE_PATH))
 		err = read_sysfs_vmcoreinfo(in);

@@ -18,11 +18,14 @@
  * page size: where VMCOREINFO's PAGESIZE is smaller than the block, the
  * input gives pages of that size, each cut from its decompressed block.
  *
+ * A file is in the byte order of the machine that was dumped, as upstream
+ * writes it there (kdump_format.h): the header's header_version tells
+ * which, and the memory is taken to be in the same.
+ *
  * A dump written until the disk filled up carries DUMP_DH_COMPRESSED_INCOMPLETE:
  * its descriptors past the last page written are zero or beyond the end of
  * the file, and such pages read as excluded, as crash and libkdumpfile do.
  */
-#include <endian.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -32,6 +35,7 @@
 #include "codec/codec.h"
 #include "input/dump_format.h"
 #include "input/dump_input.h"
+#include "input/elf_notes.h"
 #include "input/kdump_format.h"
 #include "util/message.h"
 
@@ -89,8 +93,9 @@ static struct mdf_error *read_bitmap_words(struct dump_input *in, uint64_t offse
 	err = input_pread(in, words, len, offset + start, what);
 	if (err)
 		return err;
+	/* Bit i is bit i % 8 of byte i / 8 in any dump's order: little-endian words keep it so. */
 	for (size_t i = 0; i < count; i++)
-		words[i] = le64toh(words[i]);
+		words[i] = dump_to_host64(BYTE_ORDER_LITTLE, words[i]);
 	if (first + count == bitmap_words(bits) && bits % 64)
 		words[count - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
 	return NULL;
@@ -271,9 +276,7 @@ static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdum
 	err = input_pread(in, pd, sizeof(*pd), pos, what);
 	if (err)
 		return err;
-	pd->offset = (int64_t)le64toh((uint64_t)pd->offset);
-	pd->size = le32toh(pd->size);
-	pd->flags = le32toh(pd->flags);
+	kdump_page_desc_to_host(pd, in->byte_order);
 	if (kd->incomplete &&
 	    (pd->offset == 0 || (uint64_t)pd->offset > in->file_size ||
 	     pd->size > in->file_size - (uint64_t)pd->offset))
@@ -438,35 +441,34 @@ static struct mdf_error *check_disk_header(struct dump_input *in, const struct k
 	return NULL;
 }
 
-static void le_disk_header(struct kdump_disk_header *dh)
-{
-	dh->header_version = (int32_t)le32toh((uint32_t)dh->header_version);
-	dh->status = le32toh(dh->status);
-	dh->block_size = (int32_t)le32toh((uint32_t)dh->block_size);
-	dh->sub_hdr_size = (int32_t)le32toh((uint32_t)dh->sub_hdr_size);
-	dh->bitmap_blocks = le32toh(dh->bitmap_blocks);
-	dh->max_mapnr = le32toh(dh->max_mapnr);
-	dh->nr_cpus = (int32_t)le32toh((uint32_t)dh->nr_cpus);
-}
-
 /*
  * Fields newer than the header's version read as zero, except the 64-bit
  * pfns, which fall back on the fields they replaced.
  */
-static void le_sub_header(struct kdump_sub_header *sh, int version)
+static void drop_newer_fields(struct kdump_sub_header *sh, int version)
 {
-	sh->phys_base = le64toh(sh->phys_base);
-	sh->dump_level = (int32_t)le32toh((uint32_t)sh->dump_level);
-	sh->split = version >= 2 ? (int32_t)le32toh((uint32_t)sh->split) : 0;
-	sh->start_pfn = version >= 2 ? le64toh(sh->start_pfn) : 0;
-	sh->end_pfn = version >= 2 ? le64toh(sh->end_pfn) : 0;
-	sh->offset_vmcoreinfo = version >= 3 ? le64toh(sh->offset_vmcoreinfo) : 0;
-	sh->size_vmcoreinfo = version >= 3 ? le64toh(sh->size_vmcoreinfo) : 0;
-	sh->offset_note = version >= 4 ? le64toh(sh->offset_note) : 0;
-	sh->size_note = version >= 4 ? le64toh(sh->size_note) : 0;
-	sh->start_pfn_64 = version >= 6 ? le64toh(sh->start_pfn_64) : sh->start_pfn;
-	sh->end_pfn_64 = version >= 6 ? le64toh(sh->end_pfn_64) : sh->end_pfn;
-	sh->max_mapnr_64 = version >= 6 ? le64toh(sh->max_mapnr_64) : 0;
+	if (version < 2) {
+		sh->split = 0;
+		sh->start_pfn = 0;
+		sh->end_pfn = 0;
+	}
+	if (version < 3) {
+		sh->offset_vmcoreinfo = 0;
+		sh->size_vmcoreinfo = 0;
+	}
+	if (version < 4) {
+		sh->offset_note = 0;
+		sh->size_note = 0;
+	}
+	if (version < 5) {
+		sh->offset_eraseinfo = 0;
+		sh->size_eraseinfo = 0;
+	}
+	if (version < 6) {
+		sh->start_pfn_64 = sh->start_pfn;
+		sh->end_pfn_64 = sh->end_pfn;
+		sh->max_mapnr_64 = 0;
+	}
 }
 
 static void fill_header_info(struct kdump_header_info *info, const struct kdump_disk_header *dh,
@@ -479,6 +481,8 @@ static void fill_header_info(struct kdump_header_info *info, const struct kdump_
 	info->start_pfn = sh->start_pfn_64;
 	info->end_pfn = sh->end_pfn_64;
 	info->phys_base = sh->phys_base;
+	info->eraseinfo_offset = sh->offset_eraseinfo;
+	info->eraseinfo_size = sh->size_eraseinfo;
 	info->max_mapnr = max_mapnr;
 	info->nr_cpus = dh->nr_cpus;
 	info->timestamp_sec = dh->timestamp_sec;
@@ -558,7 +562,10 @@ static struct mdf_error *kdump_input_open(struct dump_input *in)
 	err = input_pread(in, &dh, sizeof(dh), 0, "the kdump disk header");
 	if (err)
 		return err;
-	le_disk_header(&dh);
+	/* Upstream writes the file in its machine's order: the memory's. */
+	in->byte_order = kdump_header_order(&dh);
+	in->memory_order = in->byte_order;
+	kdump_disk_header_to_host(&dh, in->byte_order);
 	err = check_disk_header(in, &dh);
 	if (err)
 		return err;
@@ -567,7 +574,8 @@ static struct mdf_error *kdump_input_open(struct dump_input *in)
 	err = input_pread(in, &sh, sizeof(sh), in->page_size, "the kdump sub header");
 	if (err)
 		return err;
-	le_sub_header(&sh, dh.header_version);
+	kdump_sub_header_to_host(&sh, in->byte_order);
+	drop_newer_fields(&sh, dh.header_version);
 	kd->max_mapnr = dh.header_version >= 6 ? sh.max_mapnr_64 : dh.max_mapnr;
 	fill_header_info(&kd->info, &dh, &sh, kd->max_mapnr);
 	in->kdump = &kd->info;
@@ -616,6 +624,7 @@ static struct mdf_error *kdump_input_open(struct dump_input *in)
 			return err;
 		in->notes_size = sh.size_note;
 	}
+	in->notes_order = elf_notes_order(in->notes, in->notes_size, in->byte_order);
 	/* The header names the machine only in its utsname, which QEMU leaves empty or "Unknown". */
 	in->machine = kd->info.machine[0] && strcmp(kd->info.machine, "Unknown") ? kd->info.machine : NULL;
 	use_page_size(in, kd);

@@ -15,9 +15,14 @@
  *                           2nd bitmap, in pfn order, not block aligned
  *   page data               where each descriptor points
  *
- * Fields are in the byte order and alignment of the dumped machine.  These
- * structures describe the 64-bit little-endian layout (x86_64, arm64,
- * ppc64le, ...), which is the one this program reads and writes.
+ * Fields are in the byte order and alignment of the dumped machine, as
+ * upstream makedumpfile writes its C structures running there: these
+ * describe the 64-bit layout (x86_64, arm64, ppc64, s390x, riscv64 align
+ * alike), in either order.  Nothing in the file names its order: the
+ * header_version does, being small (kdump_header_order()).  The bitmaps
+ * are arrays of bytes, bit i of the array in byte i / 8, in every order.
+ * The notes after the sub header are the input's, in their own order
+ * (input/elf_notes.h), which a writer copies as they are.
  */
 #ifndef MDF_INPUT_KDUMP_FORMAT_H
 #define MDF_INPUT_KDUMP_FORMAT_H
@@ -27,6 +32,7 @@
 #include <stdint.h>
 
 #include "codec/codec.h"
+#include "util/byte_order.h"
 #include "util/error.h"
 
 #define KDUMP_SIGNATURE "KDUMP   "
@@ -153,6 +159,25 @@ struct kdump_page_desc {
 	uint32_t flags;
 	uint64_t page_flags;
 };
+
+/*
+ * The order of a disk header, from its raw header_version: the order it
+ * reads as a number from 1 to 65535 in (room for versions to come; no
+ * four bytes read so in both orders), else little-endian, in which the
+ * reader then names the version it does not know.
+ */
+enum byte_order kdump_header_order(const struct kdump_disk_header *raw);
+
+/*
+ * Each turns every field of a structure from the file's order (@order)
+ * into the host's, or back (to_dump), through util/byte_order.h.
+ */
+void kdump_disk_header_to_host(struct kdump_disk_header *dh, enum byte_order order);
+void kdump_disk_header_to_dump(struct kdump_disk_header *dh, enum byte_order order);
+void kdump_sub_header_to_host(struct kdump_sub_header *sh, enum byte_order order);
+void kdump_sub_header_to_dump(struct kdump_sub_header *sh, enum byte_order order);
+void kdump_page_desc_to_host(struct kdump_page_desc *pd, enum byte_order order);
+void kdump_page_desc_to_dump(struct kdump_page_desc *pd, enum byte_order order);
 
 _Static_assert(offsetof(struct kdump_disk_header, timestamp_sec) == 408, "disk header layout");
 _Static_assert(offsetof(struct kdump_disk_header, status) == 424, "disk header layout");

@@ -23,7 +23,6 @@
  * either of two records for one offset (unreadable pages, found as it
  * goes, make a stream say it is incomplete in a second header).
  */
-#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +207,7 @@ static struct mdf_error *put_data(struct elf_writer *w, struct load *l, uint64_t
  */
 static struct mdf_error *end_segment(struct elf_writer *w, struct load *l, uint64_t offset)
 {
+	enum byte_order order = w->p->input->order;
 	Elf64_Phdr ph = l->seg;
 	uint64_t index = l->phdr_next++;
 	struct mdf_error *err;
@@ -216,14 +216,14 @@ static struct mdf_error *end_segment(struct elf_writer *w, struct load *l, uint6
 		l->nr_phdrs++;
 		return NULL;
 	}
-	ph.p_type = htole32(PT_LOAD);
-	ph.p_flags = htole32(l->seg.p_flags);
-	ph.p_offset = htole64(offset);
-	ph.p_vaddr = htole64(l->seg.p_vaddr);
-	ph.p_paddr = htole64(l->seg.p_paddr);
-	ph.p_filesz = htole64(l->filesz);
-	ph.p_memsz = htole64(l->memsz);
-	ph.p_align = htole64(l->seg.p_align);
+	ph.p_type = host_to_dump32(order, PT_LOAD);
+	ph.p_flags = host_to_dump32(order, l->seg.p_flags);
+	ph.p_offset = host_to_dump64(order, offset);
+	ph.p_vaddr = host_to_dump64(order, l->seg.p_vaddr);
+	ph.p_paddr = host_to_dump64(order, l->seg.p_paddr);
+	ph.p_filesz = host_to_dump64(order, l->filesz);
+	ph.p_memsz = host_to_dump64(order, l->memsz);
+	ph.p_align = host_to_dump64(order, l->seg.p_align);
 	err = flush_run(w, &w->data);
 	if (!err)
 		err = put_run(w, &w->phdrs, sizeof(Elf64_Ehdr) + index * sizeof(ph), &ph, sizeof(ph));
@@ -473,25 +473,26 @@ static struct mdf_error *plan_file(struct elf_writer *w)
 
 static struct mdf_error *write_ehdr(struct elf_writer *w, uint32_t extra_flags)
 {
+	enum byte_order order = w->p->input->order;
 	Elf64_Ehdr eh = w->p->input->ehdr;
 	bool xnum = w->nr_phdrs >= PN_XNUM;
 	struct mdf_error *err;
 
 	/* The input's header, but for what says where this file's parts are. */
-	eh.e_type = htole16(eh.e_type);
-	eh.e_machine = htole16(eh.e_machine);
-	eh.e_version = htole32(eh.e_version);
-	eh.e_entry = htole64(eh.e_entry);
-	eh.e_phoff = htole64(sizeof(Elf64_Ehdr));
-	eh.e_flags = htole32(eh.e_flags | extra_flags);
-	eh.e_ehsize = htole16(sizeof(Elf64_Ehdr));
-	eh.e_phentsize = htole16(sizeof(Elf64_Phdr));
-	eh.e_phnum = htole16(xnum ? PN_XNUM : (uint16_t)w->nr_phdrs);
+	eh.e_type = host_to_dump16(order, eh.e_type);
+	eh.e_machine = host_to_dump16(order, eh.e_machine);
+	eh.e_version = host_to_dump32(order, eh.e_version);
+	eh.e_entry = host_to_dump64(order, eh.e_entry);
+	eh.e_phoff = host_to_dump64(order, sizeof(Elf64_Ehdr));
+	eh.e_flags = host_to_dump32(order, eh.e_flags | extra_flags);
+	eh.e_ehsize = host_to_dump16(order, sizeof(Elf64_Ehdr));
+	eh.e_phentsize = host_to_dump16(order, sizeof(Elf64_Phdr));
+	eh.e_phnum = host_to_dump16(order, xnum ? PN_XNUM : (uint16_t)w->nr_phdrs);
 	if (xnum) {
-		eh.e_shoff = htole64(sizeof(Elf64_Ehdr) + w->nr_phdrs * sizeof(Elf64_Phdr));
-		eh.e_shentsize = htole16(sizeof(Elf64_Shdr));
-		eh.e_shnum = htole16(1);
-		eh.e_shstrndx = htole16(SHN_UNDEF);
+		eh.e_shoff = host_to_dump64(order, sizeof(Elf64_Ehdr) + w->nr_phdrs * sizeof(Elf64_Phdr));
+		eh.e_shentsize = host_to_dump16(order, sizeof(Elf64_Shdr));
+		eh.e_shnum = host_to_dump16(order, 1);
+		eh.e_shstrndx = host_to_dump16(order, SHN_UNDEF);
 	} else {
 		/* Section headers of the input (QEMU writes some) are not copied. */
 		eh.e_shoff = 0;
@@ -513,17 +514,18 @@ static struct mdf_error *write_ehdr(struct elf_writer *w, uint32_t extra_flags)
  */
 static struct mdf_error *write_headers(struct elf_writer *w)
 {
+	enum byte_order order = w->p->input->order;
 	const Elf64_Phdr *in = &w->p->input->note;
 	uint64_t table_end = sizeof(Elf64_Ehdr) + w->nr_phdrs * sizeof(Elf64_Phdr);
 	Elf64_Phdr note = {
-		.p_type = htole32(PT_NOTE),
-		.p_flags = htole32(in->p_flags),
-		.p_offset = htole64(w->note_offset),
-		.p_vaddr = htole64(in->p_vaddr),
-		.p_paddr = htole64(in->p_paddr),
-		.p_filesz = htole64(in->p_filesz),
-		.p_memsz = htole64(in->p_memsz),
-		.p_align = htole64(in->p_align),
+		.p_type = host_to_dump32(order, PT_NOTE),
+		.p_flags = host_to_dump32(order, in->p_flags),
+		.p_offset = host_to_dump64(order, w->note_offset),
+		.p_vaddr = host_to_dump64(order, in->p_vaddr),
+		.p_paddr = host_to_dump64(order, in->p_paddr),
+		.p_filesz = host_to_dump64(order, in->p_filesz),
+		.p_memsz = host_to_dump64(order, in->p_memsz),
+		.p_align = host_to_dump64(order, in->p_align),
 	};
 	struct mdf_error *err = NULL;
 
@@ -536,10 +538,10 @@ static struct mdf_error *write_headers(struct elf_writer *w)
 				      "the program headers");
 	if (!err && w->nr_phdrs >= PN_XNUM) {
 		Elf64_Shdr sh = {
-			.sh_type = htole32(SHT_NULL),
-			.sh_size = htole64(1),
-			.sh_link = htole32(SHN_UNDEF),
-			.sh_info = htole32((uint32_t)w->nr_phdrs),
+			.sh_type = host_to_dump32(order, SHT_NULL),
+			.sh_size = host_to_dump64(order, 1),
+			.sh_link = host_to_dump32(order, SHN_UNDEF),
+			.sh_info = host_to_dump32(order, (uint32_t)w->nr_phdrs),
 		};
 
 		err = dump_file_write(&w->file, table_end, &sh, sizeof(sh), "the section header");
@@ -649,6 +651,8 @@ static struct mdf_error *finish(struct elf_writer *w)
  */
 static void queue_cut_segments(struct elf_writer *w)
 {
+	enum byte_order order = w->p->input->order;
+
 	for (size_t i = 0; i < w->nr_loads; i++) {
 		const struct load *l = &w->loads[i];
 		uint64_t held = l->data_in_file > l->seg_offset ? l->data_in_file - l->seg_offset : 0;
@@ -660,14 +664,14 @@ static void queue_cut_segments(struct elf_writer *w)
 				? (l->seg.p_paddr + held) % w->p->page_size : held;
 		if (l->ended || !held)
 			continue;
-		ph.p_type = htole32(PT_LOAD);
-		ph.p_flags = htole32(l->seg.p_flags);
-		ph.p_offset = htole64(l->seg_offset);
-		ph.p_vaddr = htole64(l->seg.p_vaddr);
-		ph.p_paddr = htole64(l->seg.p_paddr);
-		ph.p_filesz = htole64(held);
-		ph.p_memsz = htole64(held);
-		ph.p_align = htole64(l->seg.p_align);
+		ph.p_type = host_to_dump32(order, PT_LOAD);
+		ph.p_flags = host_to_dump32(order, l->seg.p_flags);
+		ph.p_offset = host_to_dump64(order, l->seg_offset);
+		ph.p_vaddr = host_to_dump64(order, l->seg.p_vaddr);
+		ph.p_paddr = host_to_dump64(order, l->seg.p_paddr);
+		ph.p_filesz = host_to_dump64(order, held);
+		ph.p_memsz = host_to_dump64(order, held);
+		ph.p_align = host_to_dump64(order, l->seg.p_align);
 		mdf_error_drop(put_run(w, &w->phdrs, sizeof(Elf64_Ehdr) + l->phdr_next * sizeof(ph),
 				       &ph, sizeof(ph)));
 	}

@@ -21,6 +21,12 @@
  * bytes, as upstream keeps it.  At a dump level with bit 1, zero pages
  * are not dumped (but for pfns an extension keeps).
  *
+ * The headers are written in the input's byte order, EI_DATA unchanged:
+ * the notes are copied as they are, and EI_DATA must be theirs too.  The
+ * pages are memory, in the machine's order, whatever the headers say: the
+ * file of QEMU's mislabelled ppc64el dump is mislabelled the same way,
+ * and read right the same way (input/elf_memory_order.c).
+ *
  * The pages come from a page source (page_source.h).
  */
 #ifndef MDF_OUTPUT_ELF_WRITER_H

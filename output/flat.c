@@ -9,7 +9,6 @@
  * earlier one wins, as with makedumpfile, whose writer rewrites headers.
  */
 #include <elf.h>
-#include <endian.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -23,11 +22,14 @@
 #include "output/elf_format.h"
 #include "output/flat.h"
 #include "output/outfile.h"
+#include "util/byte_order.h"
 #include "util/error.h"
 
 #define COPY_CHUNK (1 << 20)
 #define FLAT_SIGNATURE_FIELD 16
 #define FLAT_END_MARK (-1)
+/* The stream's own numbers are big-endian, whatever the dump's order. */
+#define FLAT_ORDER BYTE_ORDER_BIG
 
 struct reassembly {
 	int in_fd;
@@ -136,8 +138,8 @@ static struct mdf_error *check_stream_header(struct reassembly *r, const unsigne
 					FLAT_SIGNATURE);
 	memcpy(&type, hdr + FLAT_SIGNATURE_FIELD, sizeof(type));
 	memcpy(&version, hdr + FLAT_SIGNATURE_FIELD + sizeof(type), sizeof(version));
-	type = be64toh(type);
-	version = be64toh(version);
+	type = dump_to_host64(FLAT_ORDER, type);
+	version = dump_to_host64(FLAT_ORDER, version);
 	if (type != FLAT_TYPE || version != FLAT_VERSION)
 		return reassembly_error(r, -EINVAL, "%s: flattened header type %" PRIu64
 					" version %" PRIu64 " at byte 16: only type %d version %d "
@@ -179,8 +181,8 @@ static struct mdf_error *copy_records(struct reassembly *r)
 		err = read_stream(r, rec, sizeof(rec), what, "without its end record");
 		if (err)
 			return err;
-		offset = (int64_t)be64toh(rec[0]);
-		size = (int64_t)be64toh(rec[1]);
+		offset = (int64_t)dump_to_host64(FLAT_ORDER, rec[0]);
+		size = (int64_t)dump_to_host64(FLAT_ORDER, rec[1]);
 		if (offset == FLAT_END_MARK && size == FLAT_END_MARK)
 			return NULL;
 		if (offset < 0 || size < 0 || offset > INT64_MAX - size)
@@ -206,25 +208,33 @@ static void mark_incomplete(struct reassembly *r)
 	/* The output is open write-only: the header is read through a descriptor of its own. */
 	int fd = open(r->out.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	unsigned char head[64];
-	uint32_t value;
+	enum byte_order order;
+	uint32_t value, mark;
 	size_t at;
 
 	if (fd < 0)
 		return;
 	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
 		goto out;
+	/* Each in the order its writer wrote it: the kdump header's version, the ELF's EI_DATA say which. */
 	if (!memcmp(head, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN)) {
+		struct kdump_disk_header dh;
+
 		at = offsetof(struct kdump_disk_header, status);
-		if (pread(fd, &value, sizeof(value), (off_t)at) != (ssize_t)sizeof(value))
+		if (pread(fd, &dh, sizeof(dh), 0) != (ssize_t)sizeof(dh))
 			goto out;
-		value = htole32(le32toh(value) | DUMP_DH_COMPRESSED_INCOMPLETE);
+		order = kdump_header_order(&dh);
+		mark = DUMP_DH_COMPRESSED_INCOMPLETE;
 	} else if (!memcmp(head, ELFMAG, SELFMAG) && head[EI_CLASS] == ELFCLASS64) {
 		at = offsetof(Elf64_Ehdr, e_flags);
-		memcpy(&value, head + at, sizeof(value));
-		value = htole32(le32toh(value) | DUMP_ELF_INCOMPLETE);
+		order = head[EI_DATA] == ELFDATA2MSB ? BYTE_ORDER_BIG : BYTE_ORDER_LITTLE;
+		mark = DUMP_ELF_INCOMPLETE;
 	} else {
 		goto out;
 	}
+	if (pread(fd, &value, sizeof(value), (off_t)at) != (ssize_t)sizeof(value))
+		goto out;
+	value = host_to_dump32(order, dump_to_host32(order, value) | mark);
 	if (pwrite(fd, &value, sizeof(value), (off_t)at) == (ssize_t)sizeof(value))
 		fsync(fd);
 out:
@@ -311,10 +321,10 @@ struct mdf_error *flat_writer_start(struct flat_writer *w, int fd, const char *n
 	if (!hdr)
 		return mdf_error(-ENOMEM, "%s: no memory for the flattened header", name);
 	memcpy(hdr, FLAT_SIGNATURE, strlen(FLAT_SIGNATURE));
-	/* Big-endian whatever the host, so any machine can reassemble it. */
-	field = htobe64(FLAT_TYPE);
+	/* Big-endian whatever the host and the dump, so any machine can reassemble it. */
+	field = host_to_dump64(FLAT_ORDER, FLAT_TYPE);
 	memcpy(hdr + FLAT_SIGNATURE_FIELD, &field, sizeof(field));
-	field = htobe64(FLAT_VERSION);
+	field = host_to_dump64(FLAT_ORDER, FLAT_VERSION);
 	memcpy(hdr + FLAT_SIGNATURE_FIELD + sizeof(field), &field, sizeof(field));
 	err = write_stream(w, hdr, FLAT_HEADER_SIZE, "the flattened header");
 	free(hdr);
@@ -333,8 +343,8 @@ struct mdf_error *flat_writer_write(struct flat_writer *w, uint64_t offset, cons
 	if (offset > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - offset)
 		return mdf_error(-EINVAL, "%s: 0x%zx bytes at offset 0x%" PRIx64 " do not fit a "
 				 "flattened record", w->name, len, offset);
-	rec[0] = htobe64(offset);
-	rec[1] = htobe64((uint64_t)len);
+	rec[0] = host_to_dump64(FLAT_ORDER, offset);
+	rec[1] = host_to_dump64(FLAT_ORDER, (uint64_t)len);
 	err = write_stream(w, rec, sizeof(rec), "a record header");
 	if (err)
 		return err;
@@ -343,7 +353,8 @@ struct mdf_error *flat_writer_write(struct flat_writer *w, uint64_t offset, cons
 
 struct mdf_error *flat_writer_finish(struct flat_writer *w)
 {
-	uint64_t rec[2] = { htobe64((uint64_t)FLAT_END_MARK), htobe64((uint64_t)FLAT_END_MARK) };
+	uint64_t end = host_to_dump64(FLAT_ORDER, (uint64_t)FLAT_END_MARK);
+	uint64_t rec[2] = { end, end };
 
 	return write_stream(w, rec, sizeof(rec), "the end record");
 }

@@ -37,7 +37,6 @@
  * dump incomplete at its end: a stream then says so in a second header,
  * which -R applies.)
  */
-#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +122,7 @@ struct kdump_writer {
 	/* Where the erase information went, after the page data; 0 for none. */
 	uint64_t eraseinfo_offset;
 	uint64_t eraseinfo_size;
-	/* The descriptor of every zero page, in file byte order. */
+	/* The descriptor of every zero page, in the file's byte order. */
 	struct kdump_page_desc zero_desc;
 	/* Pages are read into a batch here and compressed by the pool. */
 	struct compress_pool *pool;
@@ -140,18 +139,21 @@ static uint64_t div_round_up(uint64_t n, uint64_t d)
  * Walks the ELF notes as upstream's get_pt_note_info() does: counts the
  * crashed CPUs' NT_PRSTATUS notes, returned, and finds the last VMCOREINFO
  * note.  A note that runs past the end stops the walk, as it stops any
- * reader.
+ * reader.  The notes are in their own order, most likely @likely's
+ * (elf_notes.h); a block that reads in both orders holds no named note,
+ * so either serves it.
  */
-static int32_t scan_notes(const unsigned char *notes, size_t size, size_t *vmcoreinfo_offset,
-			  size_t *vmcoreinfo_size)
+static int32_t scan_notes(const unsigned char *notes, size_t size, enum byte_order likely,
+			  size_t *vmcoreinfo_offset, size_t *vmcoreinfo_size)
 {
+	enum byte_order order = elf_notes_order(notes, size, likely);
 	struct elf_note note;
 	int32_t nr_cpus = 0;
 	size_t pos = 0;
 
 	*vmcoreinfo_offset = 0;
 	*vmcoreinfo_size = 0;
-	while (elf_note_next(notes, size, &pos, &note) == ELF_NOTE_FOUND) {
+	while (elf_note_next(notes, size, order, &pos, &note) == ELF_NOTE_FOUND) {
 		if (note.type == NT_PRSTATUS && elf_note_named(&note, NOTE_NAME_CORE)) {
 			nr_cpus++;
 		} else if (note.type == 0 && elf_note_named(&note, NOTE_NAME_VMCOREINFO)) {
@@ -166,7 +168,7 @@ int32_t kdump_count_cpus(const void *notes, size_t notes_size)
 {
 	size_t offset, size;
 
-	return scan_notes(notes, notes_size, &offset, &size);
+	return scan_notes(notes, notes_size, BYTE_ORDER_LITTLE, &offset, &size);
 }
 
 /* Writes @len bytes at @offset; dump_file_write() words a failure. */
@@ -188,18 +190,19 @@ static struct mdf_error *write_disk_header(struct kdump_writer *w, uint32_t stat
 
 	memset(&dh, 0, sizeof(dh));
 	memcpy(dh.signature, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN);
-	dh.header_version = (int32_t)htole32(KDUMP_HEADER_VERSION);
+	dh.header_version = KDUMP_HEADER_VERSION;
 	if (p->uts)
 		dh.utsname = *p->uts;
-	dh.timestamp_sec = (int64_t)htole64((uint64_t)p->timestamp_sec);
-	dh.timestamp_usec = (int64_t)htole64((uint64_t)p->timestamp_usec);
-	dh.status = htole32(status);
-	dh.block_size = (int32_t)htole32(p->page_size);
-	dh.sub_hdr_size = (int32_t)htole32((uint32_t)w->sub_hdr_blocks);
-	dh.bitmap_blocks = htole32(w->bitmap_blocks);
+	dh.timestamp_sec = p->timestamp_sec;
+	dh.timestamp_usec = p->timestamp_usec;
+	dh.status = status;
+	dh.block_size = (int32_t)p->page_size;
+	dh.sub_hdr_size = w->sub_hdr_blocks;
+	dh.bitmap_blocks = w->bitmap_blocks;
 	/* The 32-bit field saturates; max_mapnr_64 has the whole value. */
-	dh.max_mapnr = htole32(p->max_pfn > UINT32_MAX ? UINT32_MAX : (uint32_t)p->max_pfn);
-	dh.nr_cpus = (int32_t)htole32((uint32_t)p->nr_cpus);
+	dh.max_mapnr = p->max_pfn > UINT32_MAX ? UINT32_MAX : (uint32_t)p->max_pfn;
+	dh.nr_cpus = p->nr_cpus;
+	kdump_disk_header_to_dump(&dh, p->byte_order);
 	if (w->header_written)
 		return dump_file_rewrite(&w->file, 0, &dh, sizeof(dh), "the disk header");
 	err = write_at(w, 0, &dh, sizeof(dh), "the disk header");
@@ -216,27 +219,28 @@ static struct mdf_error *write_sub_header(struct kdump_writer *w)
 	struct mdf_error *err;
 
 	memset(&sh, 0, sizeof(sh));
-	sh.phys_base = htole64(p->phys_base);
-	sh.dump_level = (int32_t)htole32((uint32_t)p->dump_level);
-	sh.max_mapnr_64 = htole64(p->max_pfn);
+	sh.phys_base = p->phys_base;
+	sh.dump_level = p->dump_level;
+	sh.max_mapnr_64 = p->max_pfn;
 	if (p->split) {
 		/* The 32-bit fields saturate, as the disk header's max_mapnr. */
-		sh.split = (int32_t)htole32(1);
-		sh.start_pfn = htole64(p->start_pfn > UINT32_MAX ? UINT32_MAX : p->start_pfn);
-		sh.end_pfn = htole64(p->end_pfn > UINT32_MAX ? UINT32_MAX : p->end_pfn);
-		sh.start_pfn_64 = htole64(p->start_pfn);
-		sh.end_pfn_64 = htole64(p->end_pfn);
+		sh.split = 1;
+		sh.start_pfn = p->start_pfn > UINT32_MAX ? UINT32_MAX : p->start_pfn;
+		sh.end_pfn = p->end_pfn > UINT32_MAX ? UINT32_MAX : p->end_pfn;
+		sh.start_pfn_64 = p->start_pfn;
+		sh.end_pfn_64 = p->end_pfn;
 	}
-	sh.offset_eraseinfo = htole64(w->eraseinfo_offset);
-	sh.size_eraseinfo = htole64(w->eraseinfo_size);
+	sh.offset_eraseinfo = w->eraseinfo_offset;
+	sh.size_eraseinfo = w->eraseinfo_size;
 	if (p->notes_size) {
-		sh.offset_note = htole64(notes_offset);
-		sh.size_note = htole64(p->notes_size);
+		sh.offset_note = notes_offset;
+		sh.size_note = p->notes_size;
 		if (w->vmcoreinfo_size) {
-			sh.offset_vmcoreinfo = htole64(notes_offset + w->vmcoreinfo_offset);
-			sh.size_vmcoreinfo = htole64(w->vmcoreinfo_size);
+			sh.offset_vmcoreinfo = notes_offset + w->vmcoreinfo_offset;
+			sh.size_vmcoreinfo = w->vmcoreinfo_size;
 		}
 	}
+	kdump_sub_header_to_dump(&sh, p->byte_order);
 	err = write_at(w, p->page_size, &sh, sizeof(sh), "the sub header");
 	if (!err && p->notes_size)
 		err = write_at(w, notes_offset, p->notes, p->notes_size, "the ELF notes");
@@ -282,7 +286,7 @@ static struct mdf_error *plan_layout(struct kdump_writer *w)
 	w->desc_offset = w->bitmap1_offset + bitmap_blocks * block;
 	w->status = kdump_codec_flag(p->codec) | (p->excluded_vmemmap ? DUMP_DH_EXCLUDED_VMEMMAP : 0);
 	/* The header takes its CPU count from the caller, who may know better. */
-	scan_notes(p->notes, p->notes_size, &w->vmcoreinfo_offset, &w->vmcoreinfo_size);
+	scan_notes(p->notes, p->notes_size, p->byte_order, &w->vmcoreinfo_offset, &w->vmcoreinfo_size);
 	w->nr_cycles = div_round_up(p->max_pfn, p->cycle_pfns);
 	return NULL;
 }
@@ -482,7 +486,10 @@ static uint64_t drop_missing_data(struct kdump_writer *w, uint64_t data_end)
 	uint64_t kept = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if ((uint64_t)le64toh((uint64_t)pd[i].offset) + le32toh(pd[i].size) > data_end)
+		struct kdump_page_desc host = pd[i];
+
+		kdump_page_desc_to_host(&host, w->p->byte_order);
+		if ((uint64_t)host.offset + host.size > data_end)
 			memset(&pd[i], 0, sizeof(pd[i]));
 		else
 			kept++;
@@ -525,8 +532,8 @@ static struct mdf_error *flush_streams(struct kdump_writer *w)
 
 /*
  * Queues one page: @size bytes of @data stored with @flags, or, with no
- * @data, the descriptor @pd (the shared zero page's, or all zero for a
- * page missing from an incomplete dump).
+ * @data, the descriptor @pd as it goes to the file (the shared zero
+ * page's, or all zero for a page missing from an incomplete dump).
  */
 static struct mdf_error *add_page(struct kdump_writer *w, struct kdump_page_desc pd,
 				  const void *data, uint32_t size, uint32_t flags)
@@ -540,10 +547,12 @@ static struct mdf_error *add_page(struct kdump_writer *w, struct kdump_page_desc
 			return err;
 	}
 	if (data) {
-		pd.offset = (int64_t)htole64(w->data.offset + w->data.len);
-		pd.size = htole32(size);
-		pd.flags = htole32(flags);
-		pd.page_flags = 0;
+		pd = (struct kdump_page_desc){
+			.offset = (int64_t)(w->data.offset + w->data.len),
+			.size = size,
+			.flags = flags,
+		};
+		kdump_page_desc_to_dump(&pd, w->p->byte_order);
 		memcpy(w->data.buf + w->data.len, data, size);
 		w->data.len += size;
 	}
@@ -708,8 +717,9 @@ static struct mdf_error *write_pages(struct kdump_writer *w, struct page_counts 
 	w->data.offset = data_start;
 	if (p->dump_level & DL_EXCLUDE_ZERO) {
 		/* Upstream stores the zero page whether or not a page uses it. */
-		w->zero_desc.offset = (int64_t)htole64(data_start);
-		w->zero_desc.size = htole32(p->page_size);
+		w->zero_desc.offset = (int64_t)data_start;
+		w->zero_desc.size = p->page_size;
+		kdump_page_desc_to_dump(&w->zero_desc, p->byte_order);
 		memset(w->data.buf, 0, p->page_size);
 		w->data.len = p->page_size;
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Writing a kdump-compressed dump file, laid out byte for byte as upstream
- * makedumpfile 1.7.2 lays it out (kdump_format.h draws the layout), to a
- * regular file or as a flattened stream (makedumpfile -F).
+ * makedumpfile 1.7.2 lays it out (kdump_format.h draws the layout), in the
+ * dumped machine's byte order, to a regular file or as a flattened stream
+ * (makedumpfile -F).
  *
  * The pages come from a page source (page_source.h), which classifies them
  * a cycle (a range of pfns) at a time into the two bitmaps.  The writer's
@@ -19,6 +20,7 @@
 #include "codec/codec.h"
 #include "input/kdump_format.h"
 #include "output/dump_file.h"
+#include "util/byte_order.h"
 #include "output/page_source.h"
 #include "util/error.h"
 
@@ -37,6 +39,12 @@ struct kdump_writer_params {
 	/* Stored in the sub header; its bit 1 (DL_EXCLUDE_ZERO) drops zero pages. */
 	int dump_level;
 	uint32_t page_size;
+	/*
+	 * The dumped machine's byte order (mem_byte_order()): the headers and
+	 * descriptors are written in it, as upstream running on that machine
+	 * writes them.  The notes go as they are, in theirs.
+	 */
+	enum byte_order byte_order;
 	/* One past the highest pfn: upstream's max_mapnr (page_scan_max_pfn()). */
 	uint64_t max_pfn;
 	uint64_t phys_base;
@@ -127,7 +135,8 @@ struct mdf_error *kdump_write(const struct kdump_writer_params *p,
 
 /*
  * The number of CPUs upstream records for an ELF input: the NT_PRSTATUS
- * notes named "CORE" that the crashed kernel wrote, one per CPU.
+ * notes named "CORE" that the crashed kernel wrote, one per CPU, in
+ * whichever byte order they are.
  */
 int32_t kdump_count_cpus(const void *notes, size_t notes_size);
 

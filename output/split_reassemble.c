@@ -18,11 +18,14 @@
  *     page; a zero page's descriptor points at the new zero page;
  *   - the parts' erase information, one after the other, after the data.
  *
+ * The result is in the parts' byte order, which is their machine's
+ * (kdump_format.h): their headers and descriptors are read into the
+ * host's order and written back in theirs.
+ *
  * Page data is written before the descriptors that point at it, so that
  * a failure never leaves a descriptor of data the file lacks.  The 2nd
  * bitmap is held in memory: max_mapnr / 8 bytes.
  */
-#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,8 +50,10 @@ struct part {
 	const char *path;
 	int fd;
 	uint64_t file_size;
-	struct kdump_disk_header dh;      /* as in the file */
-	struct kdump_sub_header sh;       /* as in the file */
+	/* The headers, in the host's order; the file's is @order. */
+	struct kdump_disk_header dh;
+	struct kdump_sub_header sh;
+	enum byte_order order;
 	uint64_t start_pfn;
 	uint64_t end_pfn;
 	bool incomplete;
@@ -61,7 +66,8 @@ struct reassembly {
 	struct dump_file file;
 	bool header_written;
 	bool incomplete;
-	/* Taken from part 1, in host order. */
+	/* Taken from part 1, in host order; the result is written in @order. */
+	enum byte_order order;
 	uint32_t block_size;
 	uint64_t max_mapnr;
 	int32_t dump_level;
@@ -72,7 +78,7 @@ struct reassembly {
 	uint64_t nr_dumpable;
 	/* Where the zero page is in the parts and in the result: the same place. */
 	uint64_t zero_offset;
-	/* Queued output: data, and descriptors of data already queued before them. */
+	/* Queued output: data, and descriptors (host order until flushed) of data queued before them. */
 	unsigned char *data;
 	size_t data_len;
 	uint64_t data_offset;
@@ -131,17 +137,19 @@ static struct mdf_error *open_part(struct part *p)
 	if (memcmp(p->dh.signature, KDUMP_SIGNATURE, KDUMP_SIGNATURE_LEN))
 		return mdf_error(-EINVAL, "%s: not a kdump-compressed dump (no \"%s\" signature)",
 				 p->path, KDUMP_SIGNATURE);
-	version = (int32_t)le32toh((uint32_t)p->dh.header_version);
+	p->order = kdump_header_order(&p->dh);
+	kdump_disk_header_to_host(&p->dh, p->order);
+	version = p->dh.header_version;
 	if (version < 2)
 		return mdf_error(-EINVAL, "%s: header version %" PRId32 " has no split fields",
 				 p->path, version);
-	err = read_part(p, &p->sh, sizeof(p->sh), le32toh((uint32_t)p->dh.block_size),
-			"the sub header");
+	err = read_part(p, &p->sh, sizeof(p->sh), (uint32_t)p->dh.block_size, "the sub header");
 	if (err)
 		return err;
-	p->start_pfn = version >= 6 ? le64toh(p->sh.start_pfn_64) : le64toh(p->sh.start_pfn);
-	p->end_pfn = version >= 6 ? le64toh(p->sh.end_pfn_64) : le64toh(p->sh.end_pfn);
-	p->incomplete = le32toh(p->dh.status) & DUMP_DH_COMPRESSED_INCOMPLETE;
+	kdump_sub_header_to_host(&p->sh, p->order);
+	p->start_pfn = version >= 6 ? p->sh.start_pfn_64 : p->sh.start_pfn;
+	p->end_pfn = version >= 6 ? p->sh.end_pfn_64 : p->sh.end_pfn;
+	p->incomplete = p->dh.status & DUMP_DH_COMPRESSED_INCOMPLETE;
 	return NULL;
 }
 
@@ -149,9 +157,8 @@ static struct mdf_error *open_part(struct part *p)
 static struct mdf_error *same_bitmaps(struct reassembly *r, const struct part *a,
 				      const struct part *b, bool *same)
 {
-	uint64_t offset = (1 + (uint64_t)le32toh((uint32_t)a->dh.sub_hdr_size)) *
-			  le32toh((uint32_t)a->dh.block_size);
-	uint64_t len = (uint64_t)le32toh(a->dh.bitmap_blocks) * le32toh((uint32_t)a->dh.block_size);
+	uint64_t offset = (1 + (uint64_t)(uint32_t)a->dh.sub_hdr_size) * (uint32_t)a->dh.block_size;
+	uint64_t len = (uint64_t)a->dh.bitmap_blocks * (uint32_t)a->dh.block_size;
 	unsigned char *other = r->data + COPY_CHUNK;
 
 	*same = true;
@@ -180,9 +187,9 @@ static struct mdf_error *check_same_dump(struct reassembly *r, const struct part
 	struct mdf_error *err;
 	bool same;
 
-	x.status &= htole32(~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE);
-	y.status &= htole32(~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE);
-	same = !memcmp(&x, &y, sizeof(x)) && a->sh.phys_base == b->sh.phys_base &&
+	x.status &= ~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE;
+	y.status &= ~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE;
+	same = a->order == b->order && !memcmp(&x, &y, sizeof(x)) && a->sh.phys_base == b->sh.phys_base &&
 	       a->sh.dump_level == b->sh.dump_level && a->sh.size_note == b->sh.size_note &&
 	       a->sh.max_mapnr_64 == b->sh.max_mapnr_64;
 	if (same) {
@@ -242,16 +249,16 @@ static struct mdf_error *open_parts(struct reassembly *r)
 		r->incomplete |= r->parts[i].incomplete;
 	}
 	first = &r->parts[0];
-	version = (int32_t)le32toh((uint32_t)first->dh.header_version);
-	r->block_size = le32toh((uint32_t)first->dh.block_size);
-	r->max_mapnr = version >= 6 ? le64toh(first->sh.max_mapnr_64)
-				    : le32toh(first->dh.max_mapnr);
+	version = first->dh.header_version;
+	r->order = first->order;
+	r->block_size = (uint32_t)first->dh.block_size;
+	r->max_mapnr = version >= 6 ? first->sh.max_mapnr_64 : first->dh.max_mapnr;
 	if (r->block_size < 1024 || r->block_size > (1u << 20) ||
 	    (r->block_size & (r->block_size - 1)) || r->max_mapnr == 0 ||
-	    r->max_mapnr > (uint64_t)le32toh(first->dh.bitmap_blocks) / 2 * r->block_size * 8)
+	    r->max_mapnr > (uint64_t)first->dh.bitmap_blocks / 2 * r->block_size * 8)
 		return mdf_error(-MDF_ECORRUPT, "%s: block size %" PRIu32 ", %" PRIu64 " pfns and %"
 				 PRIu32 " bitmap blocks do not make a dump", first->path,
-				 r->block_size, r->max_mapnr, le32toh(first->dh.bitmap_blocks));
+				 r->block_size, r->max_mapnr, first->dh.bitmap_blocks);
 	return check_coverage(r);
 }
 
@@ -277,9 +284,10 @@ static struct mdf_error *write_disk_header(struct reassembly *r, bool incomplete
 	struct kdump_disk_header dh = r->parts[0].dh;
 	struct mdf_error *err;
 
-	dh.status &= htole32(~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE);
+	dh.status &= ~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE;
 	if (incomplete)
-		dh.status |= htole32(DUMP_DH_COMPRESSED_INCOMPLETE);
+		dh.status |= DUMP_DH_COMPRESSED_INCOMPLETE;
+	kdump_disk_header_to_dump(&dh, r->order);
 	if (r->header_written)
 		return dump_file_rewrite(&r->file, 0, &dh, sizeof(dh), "the disk header");
 	err = dump_file_write(&r->file, 0, &dh, sizeof(dh), "the disk header");
@@ -298,9 +306,10 @@ static struct mdf_error *write_sub_header(struct reassembly *r, uint64_t erasein
 	sh.start_pfn_64 = 0;
 	sh.end_pfn_64 = 0;
 	if (eraseinfo_size) {
-		sh.offset_eraseinfo = htole64(eraseinfo_offset);
-		sh.size_eraseinfo = htole64(eraseinfo_size);
+		sh.offset_eraseinfo = eraseinfo_offset;
+		sh.size_eraseinfo = eraseinfo_size;
 	}
+	kdump_sub_header_to_dump(&sh, r->order);
 	return dump_file_write(&r->file, r->block_size, &sh, sizeof(sh), "the sub header");
 }
 
@@ -308,14 +317,14 @@ static struct mdf_error *write_sub_header(struct reassembly *r, uint64_t erasein
 static struct mdf_error *write_headers(struct reassembly *r)
 {
 	const struct part *first = &r->parts[0];
-	uint64_t sub_hdr_blocks = (uint64_t)le32toh((uint32_t)first->dh.sub_hdr_size);
-	uint64_t note_size = le64toh(first->sh.size_note);
-	uint64_t info_size = le64toh(first->sh.size_vmcoreinfo);
+	uint64_t sub_hdr_blocks = (uint64_t)(uint32_t)first->dh.sub_hdr_size;
+	uint64_t note_size = first->sh.size_note;
+	uint64_t info_size = first->sh.size_vmcoreinfo;
 	struct mdf_error *err;
 
-	r->dump_level = (int32_t)le32toh((uint32_t)first->sh.dump_level);
+	r->dump_level = first->sh.dump_level;
 	r->bitmap_offset = (1 + sub_hdr_blocks) * r->block_size;
-	r->bitmap_len = (uint64_t)le32toh(first->dh.bitmap_blocks) * r->block_size;
+	r->bitmap_len = (uint64_t)first->dh.bitmap_blocks * r->block_size;
 	r->desc_offset = r->bitmap_offset + r->bitmap_len;
 	r->bitmap2 = malloc((size_t)((r->max_mapnr + 7) / 8));
 	if (!r->bitmap2)
@@ -325,9 +334,9 @@ static struct mdf_error *write_headers(struct reassembly *r)
 	if (!err)
 		err = write_sub_header(r, 0, 0);
 	if (!err && note_size)
-		err = copy_same(r, le64toh(first->sh.offset_note), note_size, "the ELF notes");
+		err = copy_same(r, first->sh.offset_note, note_size, "the ELF notes");
 	if (!err && info_size)
-		err = copy_same(r, le64toh(first->sh.offset_vmcoreinfo), info_size, "VMCOREINFO");
+		err = copy_same(r, first->sh.offset_vmcoreinfo, info_size, "VMCOREINFO");
 	if (!err)
 		err = copy_same(r, r->bitmap_offset, r->bitmap_len, "the bitmaps");
 	if (!err)
@@ -342,6 +351,13 @@ static struct mdf_error *write_headers(struct reassembly *r)
 		r->nr_dumpable -= (uint64_t)__builtin_popcount(
 			r->bitmap2[r->max_mapnr / 8] >> (r->max_mapnr % 8));
 	return NULL;
+}
+
+/* The first @count queued descriptors, in the host's order, into the file's. */
+static void descs_to_dump(struct reassembly *r, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		kdump_page_desc_to_dump(&r->desc[i], r->order);
 }
 
 /* Writes the queued data, then the descriptors that point into it. */
@@ -359,13 +375,14 @@ static struct mdf_error *flush(struct reassembly *r)
 
 		/* The descriptors of data that did make it are worth writing; once. */
 		while (valid < r->desc_count &&
-		       le64toh((uint64_t)r->desc[valid].offset) + le32toh(r->desc[valid].size) <=
-			       data_end)
+		       (uint64_t)r->desc[valid].offset + r->desc[valid].size <= data_end)
 			valid++;
+		descs_to_dump(r, valid);
 		mdf_error_drop(dump_file_write(&r->file, r->desc_next, r->desc,
 					       valid * sizeof(*r->desc), "the page descriptors"));
 		return err;
 	}
+	descs_to_dump(r, r->desc_count);
 	err = dump_file_write(&r->file, r->desc_next, r->desc, desc_bytes, "the page descriptors");
 	r->data_offset += r->data_len;
 	r->data_len = 0;
@@ -377,7 +394,7 @@ static struct mdf_error *flush(struct reassembly *r)
 static struct mdf_error *queue(struct reassembly *r, const struct kdump_page_desc *pd,
 				const void *data)
 {
-	uint32_t size = data ? le32toh(pd->size) : 0;
+	uint32_t size = data ? pd->size : 0;
 	struct mdf_error *err = NULL;
 
 	if (r->desc_count == STREAM_BUFFER_SIZE / sizeof(*r->desc) ||
@@ -387,7 +404,7 @@ static struct mdf_error *queue(struct reassembly *r, const struct kdump_page_des
 		return err;
 	r->desc[r->desc_count] = *pd;
 	if (data) {
-		r->desc[r->desc_count].offset = (int64_t)htole64(r->data_offset + r->data_len);
+		r->desc[r->desc_count].offset = (int64_t)(r->data_offset + r->data_len);
 		memcpy(r->data + r->data_len, data, size);
 		r->data_len += size;
 	}
@@ -413,12 +430,11 @@ static struct mdf_error *copy_page(struct reassembly *r, const struct part *p, u
 	err = read_part(p, &pd, sizeof(pd), pos, "a page descriptor");
 	if (err)
 		return err;
-	offset = le64toh((uint64_t)pd.offset);
-	size = le32toh(pd.size);
-	if ((r->dump_level & DL_EXCLUDE_ZERO) && offset == r->zero_offset) {
-		pd.offset = (int64_t)htole64(r->zero_offset);
+	kdump_page_desc_to_host(&pd, p->order);
+	offset = (uint64_t)pd.offset;
+	size = pd.size;
+	if ((r->dump_level & DL_EXCLUDE_ZERO) && offset == r->zero_offset)
 		return queue(r, &pd, NULL);
-	}
 	if (size == 0 || size > r->block_size || offset > p->file_size ||
 	    size > p->file_size - offset) {
 		if (p->incomplete) {
@@ -474,8 +490,8 @@ static struct mdf_error *copy_eraseinfo(struct reassembly *r)
 
 	for (unsigned int i = 0; i < r->nr_parts && !err; i++) {
 		const struct part *p = &r->parts[i];
-		uint64_t size = le64toh(p->sh.size_eraseinfo);
-		uint64_t from = le64toh(p->sh.offset_eraseinfo);
+		uint64_t size = p->sh.size_eraseinfo;
+		uint64_t from = p->sh.offset_eraseinfo;
 
 		for (uint64_t done = 0; done < size && !err; done += COPY_CHUNK) {
 			size_t chunk = size - done < COPY_CHUNK ? (size_t)(size - done) : COPY_CHUNK;

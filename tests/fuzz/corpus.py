@@ -14,12 +14,18 @@ bitmaps, tables) and a few pages:
   elf_input    mkvmcore's kexec, QEMU and 5-level dumps, makedumpfile -E's and
                arm64 dumps in three page sizes, each PT_LOAD cut to its first
                pages plus the page-table pages that translate a few symbols;
-               the kexec one also as a kcore (tests/py/mkkcore.py)
+               the kexec one also as a kcore (tests/py/mkkcore.py), with
+               big-endian headers (elf-relayout.py --order big), as an s390x
+               dump (big-endian headers and notes) and as QEMU's ppc64el one
+               (big-endian headers and notes, the CPUs' MSR little-endian)
   kdump_input  makedumpfile -l, -c, -p, -z and uncompressed at -d 31, a
                --split part, and QEMU's 64 KiB-block form of an arm64 dump,
                keeping the descriptors and data of a few pages and of the
-               page-table pages
-  flat         makedumpfile -F (kdump and -E), the stream's first records
+               page-table pages; the zlib and uncompressed ones also with
+               their headers and descriptors big-endian, as a big-endian
+               machine writes them (tests/py/byteordercheck.py)
+  flat         makedumpfile -F (kdump and -E), the stream's first records,
+               and a stream of a big-endian kdump seed
   vmcoreinfo   the VMCOREINFO notes of the dumps
   kallsyms     the kallsyms tables in each address encoding, moved to the
                harness's FAKE_VIRT_BASE
@@ -38,7 +44,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(PROJECT, 'tests', 'py'))
-import walkersynth  # noqa: E402  (found through the path above)
+import byteordercheck  # noqa: E402  (found through the path above)
+import walkersynth  # noqa: E402
 
 PAGE = 4096
 # tests/unit/unit_fake_memory.h
@@ -226,6 +233,59 @@ def shrink_kdump(data, keep, wanted):
     return bytes(head) + bytes(table) + bytes(pages)
 
 
+EM_X86_64, EM_S390, EM_PPC64, NT_PRSTATUS = 62, 22, 21, 1
+PPC64_PRSTATUS_SIZE, PPC64_MSR_OFFSET = 504, 112 + 33 * 8
+# A 64-bit kernel's MSR with translation on: SF, EE, PR clear, ME, FP, IR, DR, RI and LE.
+PPC64LE_KERNEL_MSR = 0x800000000280b033
+
+
+def big_endian_seed(data, machine, notes_too=True, ppc64_msr=None):
+    """@data, a little-endian ELF seed in kexec's layout, with its ELF and
+    program headers big-endian and e_machine @machine; with @notes_too, its
+    notes' headers too: an s390x dump's layout.  With @ppc64_msr, the notes
+    are two ppc64 NT_PRSTATUS notes whose MSR is that: QEMU's ppc64el dump."""
+    ehdr = bytearray(data[:64])
+    phoff, = struct.unpack_from('<Q', ehdr, 32)
+    phnum, = struct.unpack_from('<H', ehdr, 56)
+    phdrs = [list(struct.unpack_from('<IIQQQQQQ', data, phoff + 56 * i)) for i in range(phnum)]
+    notes = bytearray()
+    if ppc64_msr is not None:
+        for _ in range(2):
+            desc = bytearray(PPC64_PRSTATUS_SIZE)
+            struct.pack_into('>Q', desc, PPC64_MSR_OFFSET, ppc64_msr)
+            notes += struct.pack('>III', 5, len(desc), NT_PRSTATUS) + b'CORE\0\0\0\0' + desc
+    else:
+        for p in (p for p in phdrs if p[0] == PT_NOTE):
+            block, pos = data[p[2]:p[2] + p[5]], 0
+            while pos + 12 <= len(block):
+                namesz, descsz, kind = struct.unpack_from('<III', block, pos)
+                size = 12 + (namesz + 3) // 4 * 4 + (descsz + 3) // 4 * 4
+                notes += struct.pack('>III' if notes_too else '<III', namesz, descsz, kind) + \
+                    block[pos + 12:pos + size]
+                pos += size
+    loads = [p for p in phdrs if p[0] == PT_LOAD]
+    data_at = 64 + 56 * (len(loads) + 1)
+    body = bytearray(notes)
+    out_phdrs = [struct.pack('>IIQQQQQQ', PT_NOTE, 0, data_at, 0, 0, len(notes), len(notes), 0)]
+    for p in loads:
+        out_phdrs.append(struct.pack('>IIQQQQQQ', PT_LOAD, p[1], data_at + len(body), *p[3:]))
+        body += data[p[2]:p[2] + p[5]]
+    fields = list(struct.unpack_from('<HHIQQQIHHHHHH', ehdr, 16))
+    fields[1], fields[4], fields[5], fields[9], fields[10:13] = machine, 64, 0, len(loads) + 1, [0, 0, 0]
+    ehdr[5] = 2
+    struct.pack_into('>HHIQQQIHHHHHH', ehdr, 16, *fields)
+    return bytes(ehdr) + b''.join(out_phdrs) + bytes(body)
+
+
+def flatten(data, record=PAGE):
+    """@data as a flattened stream (makedumpfile -F) of records of @record bytes."""
+    out = bytearray(b'makedumpfile'.ljust(16, b'\0') + struct.pack('>qq', 1, 1)).ljust(4096, b'\0')
+    for at in range(0, len(data), record):
+        chunk = data[at:at + record]
+        out += struct.pack('>qq', at, len(chunk)) + chunk
+    return bytes(out) + struct.pack('>qq', -1, -1)
+
+
 def shrink_flat(data, budget):
     """The first records of a flattened stream, @budget bytes of data at most, and its end record."""
     out, at, left = bytearray(data[:4096]), 4096, budget
@@ -360,8 +420,16 @@ def main():
 
     for name in ('kexec', 'qemu', 'paging5'):
         write_seed(out, 'elf_input', name + '.elf', shrink_elf(Elf(path[name]), vi[name], 2, False))
+    kexec_seed = os.path.join(out, 'elf_input', 'kexec.elf')
     run(sys.executable, os.path.join(PROJECT, 'tests', 'py', 'mkkcore.py'),
-        os.path.join(out, 'elf_input', 'kexec.elf'), os.path.join(out, 'elf_input', 'kexec-kcore.elf'))
+        kexec_seed, os.path.join(out, 'elf_input', 'kexec-kcore.elf'))
+    # Big-endian: headers only (notes little-endian), an s390x dump's layout, QEMU's ppc64el one.
+    with open(kexec_seed, 'rb') as f:
+        seed = f.read()
+    write_seed(out, 'elf_input', 'kexec-big-endian-headers.elf', big_endian_seed(seed, EM_X86_64, False))
+    write_seed(out, 'elf_input', 's390x-layout.elf', big_endian_seed(seed, EM_S390))
+    write_seed(out, 'elf_input', 'ppc64el-qemu-layout.elf',
+               big_endian_seed(seed, EM_PPC64, ppc64_msr=PPC64LE_KERNEL_MSR))
     # arm64 (mkvmcore --arch arm64): 4K pages and 4 levels, 16K and 3, 64K and 2.
     for pages, va_bits in (('4K', '48'), ('16K', '47'), ('64K', '42')):
         name = 'arm64-%s-va%s' % (pages, va_bits)
@@ -390,7 +458,13 @@ def main():
         kdump = os.path.join(work, codec + '.kdump')
         run(mdf, '-f', *([flag] if flag else []), '-d', '31', path['kexec'], kdump)
         with open(kdump, 'rb') as f:
-            write_seed(out, 'kdump_input', codec + '.kdump', shrink_kdump(f.read(), 6, wanted))
+            small = shrink_kdump(f.read(), 6, wanted)
+        write_seed(out, 'kdump_input', codec + '.kdump', small)
+        if codec in ('zlib', 'none'):
+            big = byteordercheck.swap_kdump(small)[0]
+            write_seed(out, 'kdump_input', codec + '-big-endian.kdump', big)
+            if codec == 'zlib':
+                write_seed(out, 'flat', 'kdump-big-endian.flat', flatten(big))
     parts = [os.path.join(work, 'part%d.kdump' % i) for i in range(3)]
     run(mdf, '-f', '-l', '-d', '31', '--split', path['kexec'], *parts)
     with open(parts[1], 'rb') as f:

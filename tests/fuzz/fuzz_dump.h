@@ -45,7 +45,8 @@ static void fuzz_dump_notes(const struct dump_input *in)
 	size_t pos = 0;
 
 	for (int i = 0; i < FUZZ_DUMP_NOTES &&
-			elf_note_next(in->notes, in->notes_size, &pos, &note) == ELF_NOTE_FOUND; i++) {
+			elf_note_next(in->notes, in->notes_size, in->notes_order, &pos, &note) == ELF_NOTE_FOUND;
+			i++) {
 		fuzz_dump_touch(note.name, note.name_size);
 		fuzz_dump_touch(note.desc, note.desc_size);
 		fuzz_dump_sink += elf_note_named(&note, "VMCOREINFO");

@@ -157,9 +157,12 @@ expect_failure robust-j-config-nul "holds a NUL byte at offset 0: not text" \
 expect_failure robust-j-vmcoreinfo-dev-zero "larger than 1024 KiB" \
 	timeout 30 "$MDF" -f -l -d 31 -i /dev/zero "$dump" "$WORK/j.kdump"
 
-# K: a wrong ELF class or version byte is named.
+# K: a wrong ELF class, byte order or version byte is named.
 $PYTHON "$PROJECT/tests/py/corrupt.py" "$dump" "$WORK/k.elf" --sparse-after 65536 --set 4:03
-expect_failure robust-k-elf-class "only little-endian ELF64 dumps are supported \(class 3, data 1\)" \
+expect_failure robust-k-elf-class "only ELF64 dumps are supported \(class 3\)" \
+	"$MDF" -f -l -d 31 "$WORK/k.elf" "$WORK/k.kdump"
+$PYTHON "$PROJECT/tests/py/corrupt.py" "$dump" "$WORK/k.elf" --sparse-after 65536 --set 5:03
+expect_failure robust-k-elf-data "EI_DATA 3 names no byte order \(1 little-endian, 2 big-endian\): corrupt" \
 	"$MDF" -f -l -d 31 "$WORK/k.elf" "$WORK/k.kdump"
 $PYTHON "$PROJECT/tests/py/corrupt.py" "$dump" "$WORK/k.elf" --sparse-after 65536 --set 6:07
 expect_failure robust-k-elf-version "ELF version 7 in its header, not 1" \

@@ -4,8 +4,19 @@
  * translation code, so that tests can compare what it sees with an
  * independent reader (python3-libkdumpfile) or with known facts.
  *
- *   dumpread [-i VMCOREINFO] VMCORE info           header fields, ranges, hashes of
- *                                                  the VMCOREINFO text and the notes
+ *   dumpread [-i VMCOREINFO] VMCORE info           header fields, byte orders
+ *                                                  (headers, notes, memory), ranges,
+ *                                                  hashes of the VMCOREINFO text and
+ *                                                  the notes
+ *   dumpread VMCORE notes                          "note NAME TYPE DESCSZ" per note, as
+ *                                                  the input walks them
+ *   dumpread VMCORE write kdump|elf OUT [UTS_FROM] every page the dump holds, written
+ *                                                  by the kdump (uncompressed) or ELF
+ *                                                  writer at dump level 1, with no kernel
+ *                                                  read: the formats' test in any byte
+ *                                                  order, before an architecture reads
+ *                                                  the memory; the kdump header's utsname
+ *                                                  copied from the kdump file UTS_FROM
  *   dumpread [-i VMCOREINFO] VMCORE pages [PFN...] "pfn ok crc32" or "pfn status"
  *                                                  per pfn; pfns from stdin if none
  *   dumpread [-i VMCOREINFO] VMCORE vtop VADDR...  "vaddr paddr" or "vaddr error"
@@ -49,10 +60,15 @@
 
 #include "arch/arch.h"
 #include "input/dump_input.h"
+#include "input/elf_notes.h"
+#include "input/elf_segments.h"
+#include "input/kdump_format.h"
 #include "input/vmcoreinfo.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_map.h"
 #include "memory/reader.h"
+#include "output/elf_writer.h"
+#include "output/kdump_writer.h"
 #include "scan/page_scan.h"
 #include "util/error.h"
 #include "util/message.h"
@@ -81,12 +97,19 @@ static uint32_t digest(const void *p, size_t len)
 	return (uint32_t)crc32(0, p, (uInt)len);
 }
 
+static const char *order_word(enum byte_order order)
+{
+	return order == BYTE_ORDER_BIG ? "big" : "little";
+}
+
 static void cmd_info(const struct dump_input *in)
 {
 	const struct kdump_header_info *kd = in->kdump;
 
 	printf("format %s\npage_size %" PRIu32 "\nmax_pfn 0x%" PRIx64 "\nranges %zu\n",
 	       in->ops->name, in->page_size, in->max_pfn, in->nr_ranges);
+	printf("byte_order %s\nnotes_order %s\nmemory_order %s\n", order_word(in->byte_order),
+	       order_word(in->notes_order), order_word(in->memory_order));
 	if (kd)
 		printf("header_version %d\ndump_level %d\nstatus 0x%" PRIx32 "\nsplit %d\n"
 		       "start_pfn 0x%" PRIx64 "\nend_pfn 0x%" PRIx64 "\nphys_base 0x%" PRIx64
@@ -147,6 +170,93 @@ static int cmd_pages(struct dump_input *in, int npfns, char **pfns)
 	}
 	free(buf);
 	return err;
+}
+
+static void cmd_notes(const struct dump_input *in)
+{
+	struct elf_note note;
+	size_t pos = 0;
+
+	while (elf_note_next(in->notes, in->notes_size, in->notes_order, &pos, &note) == ELF_NOTE_FOUND)
+		if (!elf_note_is_padding(&note))
+			printf("note %.*s 0x%" PRIx32 " 0x%" PRIx32 "\n",
+			       note.name_size ? (int)note.name_size - 1 : 0, note.name, note.type,
+			       note.desc_size);
+}
+
+/* The page source of "write": every page the input holds, to dump. */
+static struct mdf_error *classify_all(void *ctx, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,
+				      uint8_t *dumpable, struct page_counts *counts)
+{
+	struct dump_input *in = ctx;
+
+	(void)counts;
+	for (uint64_t pfn = start_pfn; pfn < end_pfn; pfn++)
+		if (input_find_range(in, pfn * in->page_size))
+			present[(pfn - start_pfn) / 8] |= (uint8_t)(1u << ((pfn - start_pfn) % 8));
+	in->ops->clear_missing(in, start_pfn, end_pfn, present);
+	memcpy(dumpable, present, (size_t)(end_pfn - start_pfn + 7) / 8);
+	return NULL;
+}
+
+static struct mdf_error *read_any_page(void *ctx, uint64_t pfn, void *buf)
+{
+	return input_read_page(ctx, pfn, buf);
+}
+
+/* The utsname of the kdump file @path's header: its strings, in no byte order. */
+static struct mdf_error *read_utsname(const char *path, struct kdump_utsname *uts)
+{
+	FILE *f = fopen(path, "re");
+	bool read = f && fseek(f, offsetof(struct kdump_disk_header, utsname), SEEK_SET) == 0 &&
+		    fread(uts, sizeof(*uts), 1, f) == 1;
+
+	if (f)
+		fclose(f);
+	return read ? NULL : mdf_error(-EIO, "%s: cannot read a kdump header's utsname", path);
+}
+
+static int cmd_write(struct dump_input *in, const char *format, const char *out, const char *uts_from)
+{
+	struct page_source src = { .classify = classify_all, .read_page = read_any_page, .ctx = in };
+	struct page_counts counts = { 0 };
+	struct kdump_utsname uts = { 0 };
+	struct mdf_error *err = NULL;
+
+	if (!strcmp(format, "kdump")) {
+		struct kdump_writer_params p = {
+			.path = out, .force = true, .codec = CODEC_NONE, .dump_level = 1,
+			.page_size = in->page_size, .byte_order = in->memory_order, .max_pfn = in->max_pfn,
+			.uts = &uts, .nr_cpus = kdump_count_cpus(in->notes, in->notes_size),
+			.notes = in->notes, .notes_size = in->notes_size, .cycle_pfns = 1 << 20,
+		};
+		struct kdump_write_result result = { 0 };
+
+		if (uts_from)
+			err = read_utsname(uts_from, &uts);
+		if (!err)
+			err = kdump_write(&p, &src, &counts, &result);
+		mdf_error_free(result.fate.error);
+	} else if (!strcmp(format, "elf")) {
+		struct elf_segments segs;
+		struct elf_write_result result = { 0 };
+
+		err = elf_segments_read(in, &segs);
+		if (!err) {
+			struct elf_writer_params p = {
+				.path = out, .force = true, .dump_level = 1, .page_size = in->page_size,
+				.max_pfn = in->max_pfn, .cycle_pfns = 1 << 20, .input = &segs,
+			};
+
+			err = elf_write(&p, &src, &counts, &result);
+			elf_segments_free(&segs);
+		}
+		mdf_error_free(result.fate.error);
+	} else {
+		fprintf(stderr, "dumpread: write kdump|elf, not %s\n", format);
+		return 2;
+	}
+	return mdf_error_print(err, false) ? 1 : 0;
 }
 
 /* One typed lookup, "KIND(NAME)", as the code that uses VMCOREINFO makes it. */
@@ -242,7 +352,7 @@ static void cmd_layout(const struct dump_input *in, struct memory *mem, struct k
 	struct mdf_error *err;
 
 	printf("arch %s\nbyte_order %s\npointer_size %u\npage_size %u\n", arch->name,
-	       mem_byte_order(mem) == BYTE_ORDER_BIG ? "big" : "little", mem_pointer_size(mem), mem_page_size(mem));
+	       order_word(mem_byte_order(mem)), mem_pointer_size(mem), mem_page_size(mem));
 	print_kernel_address(mem, 0);
 	err = kernel_address_space_find(kernel, mem, &space);
 	if (err) {
@@ -281,7 +391,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - arg < 2) {
 		fprintf(stderr, "usage: dumpread [-i VMCOREINFO] VMCORE "
-			"info|pages|vtop|virt|ranges|symbol|vmcoreinfo|layout|scan ...\n");
+			"info|notes|write|pages|vtop|virt|ranges|symbol|vmcoreinfo|layout|scan ...\n");
 		return 2;
 	}
 	err = input_open(argv[arg], &in);
@@ -294,6 +404,15 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[arg + 1], "info")) {
 		cmd_info(in);
 		rc = 0;
+		goto out;
+	}
+	if (!strcmp(argv[arg + 1], "notes")) {
+		cmd_notes(in);
+		rc = 0;
+		goto out;
+	}
+	if (!strcmp(argv[arg + 1], "write") && (argc - arg == 4 || argc - arg == 5)) {
+		rc = cmd_write(in, argv[arg + 2], argv[arg + 3], argc - arg == 5 ? argv[arg + 4] : NULL);
 		goto out;
 	}
 	if (!strcmp(argv[arg + 1], "ranges")) {

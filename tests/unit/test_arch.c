@@ -3,9 +3,10 @@
  * test_arch: arch/arch.c, how a dump says which architecture it is, and
  * the facts the tables give the memory reader.
  *
- *  - an ELF's e_machine and EI_DATA, a kdump header's utsname machine,
- *    and where neither says, VMCOREINFO's own lines: inputs made here,
- *    each with the architecture (or the error) it must give;
+ *  - an ELF's e_machine, a kdump header's utsname machine, and where
+ *    neither says, VMCOREINFO's own lines: inputs made here, each with
+ *    the architecture (or the error) it must give; the byte order the
+ *    input settled for the memory must be the table's;
  *  - where $SHARED (../shared) holds them, each shared dump's VMCOREINFO text gives
  *    the machine its guest's `uname -a` names (guest/uname-a.txt), or,
  *    for one no table here describes, an error;
@@ -30,6 +31,9 @@
 #define X86_64_LINES "OSRELEASE=6.1.0\nPAGESIZE=4096\nSYMBOL(init_top_pgt)=ffffffff9302a000\nNUMBER(phys_base)=176160768\n"
 #define ARM64_LINES "OSRELEASE=6.1.0\nPAGESIZE=4096\nNUMBER(VA_BITS)=48\nNUMBER(kimage_voffset)=0xffffafb70ae00000\n"
 
+#define LE BYTE_ORDER_LITTLE
+#define BE BYTE_ORDER_BIG
+
 static struct vmcoreinfo *parse(const char *text)
 {
 	struct vmcoreinfo *vi = NULL;
@@ -38,12 +42,15 @@ static struct vmcoreinfo *parse(const char *text)
 	return vi;
 }
 
-/* arch_detect() on an input that says @elf_machine/@elf_data or @machine, and VMCOREINFO @text. */
-static void expect(const char *what, uint16_t elf_machine, unsigned char elf_data, const char *machine,
-		   const char *text, const struct arch_ops *want, const char *error_part)
+/*
+ * arch_detect() on an input that says @elf_machine/@elf_data or @machine,
+ * whose memory it settled to be in @memory's order, and VMCOREINFO @text.
+ */
+static void expect(const char *what, uint16_t elf_machine, unsigned char elf_data, enum byte_order memory,
+		   const char *machine, const char *text, const struct arch_ops *want, const char *error_part)
 {
 	struct dump_input in = { .path = "dump", .elf_machine = elf_machine, .elf_data = elf_data,
-				 .machine = machine };
+				 .machine = machine, .memory_order = memory };
 	struct vmcoreinfo *vi = text ? parse(text) : NULL;
 	const struct arch_ops *got = NULL;
 	struct mdf_error *err = arch_detect(&in, vi, &got);
@@ -59,26 +66,33 @@ static void expect(const char *what, uint16_t elf_machine, unsigned char elf_dat
 
 static void test_detection(void)
 {
-	expect("ELF EM_X86_64", EM_X86_64, ELFDATA2LSB, NULL, ARM64_LINES, &arch_x86_64, NULL);
-	expect("ELF EM_AARCH64", EM_AARCH64, ELFDATA2LSB, NULL, X86_64_LINES, &arch_arm64, NULL);
-	expect("ELF EM_RISCV", EM_RISCV, ELFDATA2LSB, NULL, X86_64_LINES, NULL,
+	expect("ELF EM_X86_64", EM_X86_64, ELFDATA2LSB, LE, NULL, ARM64_LINES, &arch_x86_64, NULL);
+	expect("ELF EM_AARCH64", EM_AARCH64, ELFDATA2LSB, LE, NULL, X86_64_LINES, &arch_arm64, NULL);
+	expect("ELF EM_RISCV", EM_RISCV, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL,
 	       "dump: ELF machine 243 is not supported (x86_64 and aarch64 only)");
-	expect("ELF EM_NONE", EM_NONE, ELFDATA2LSB, NULL, X86_64_LINES, NULL, "ELF machine 0 is not supported");
-	expect("big-endian ELF EM_X86_64", EM_X86_64, ELFDATA2MSB, NULL, X86_64_LINES, NULL,
-	       "a big-endian ELF of ELF machine 62 (x86_64), which is little-endian");
-	expect("kdump header x86_64", EM_NONE, 0, "x86_64", ARM64_LINES, &arch_x86_64, NULL);
-	expect("kdump header aarch64", EM_NONE, 0, "aarch64", X86_64_LINES, &arch_arm64, NULL);
-	expect("kdump header s390x", EM_NONE, 0, "s390x", X86_64_LINES, NULL,
+	expect("ELF EM_NONE", EM_NONE, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL, "ELF machine 0 is not supported");
+	expect("big-endian ELF headers of EM_X86_64, its memory little-endian", EM_X86_64, ELFDATA2MSB, LE, NULL,
+	       X86_64_LINES, &arch_x86_64, NULL);
+	expect("big-endian ELF EM_AARCH64", EM_AARCH64, ELFDATA2MSB, BE, NULL, X86_64_LINES, NULL,
+	       "ELF machine 183 (aarch64) with big-endian memory: only little-endian aarch64 is supported");
+	expect("big-endian kdump header x86_64", EM_NONE, 0, BE, "x86_64", X86_64_LINES, NULL,
+	       "cannot be settled: the dump's header is big-endian, and its utsname says x86_64, which is "
+	       "little-endian");
+	expect("big-endian kdump header, x86_64's VMCOREINFO", EM_NONE, 0, BE, NULL, X86_64_LINES, NULL,
+	       "cannot be settled: the dump's header is big-endian, and VMCOREINFO says x86_64");
+	expect("kdump header x86_64", EM_NONE, 0, LE, "x86_64", ARM64_LINES, &arch_x86_64, NULL);
+	expect("kdump header aarch64", EM_NONE, 0, LE, "aarch64", X86_64_LINES, &arch_arm64, NULL);
+	expect("kdump header s390x", EM_NONE, 0, LE, "s390x", X86_64_LINES, NULL,
 	       "a dump of a s390x machine: not an architecture");
-	expect("no machine, x86_64's VMCOREINFO", EM_NONE, 0, NULL, X86_64_LINES, &arch_x86_64, NULL);
-	expect("no machine, init_level4_pgt alone (before 4.13)", EM_NONE, 0, NULL,
+	expect("no machine, x86_64's VMCOREINFO", EM_NONE, 0, LE, NULL, X86_64_LINES, &arch_x86_64, NULL);
+	expect("no machine, init_level4_pgt alone (before 4.13)", EM_NONE, 0, LE, NULL,
 	       "SYMBOL(init_level4_pgt)=ffffffff81e0a000\n", &arch_x86_64, NULL);
-	expect("no machine, arm64's VMCOREINFO", EM_NONE, 0, NULL, ARM64_LINES, &arch_arm64, NULL);
-	expect("no machine, both architectures' lines", EM_NONE, 0, NULL, X86_64_LINES ARM64_LINES, NULL,
+	expect("no machine, arm64's VMCOREINFO", EM_NONE, 0, LE, NULL, ARM64_LINES, &arch_arm64, NULL);
+	expect("no machine, both architectures' lines", EM_NONE, 0, LE, NULL, X86_64_LINES ARM64_LINES, NULL,
 	       "VMCOREINFO has lines of two architectures");
-	expect("no machine, neither's lines", EM_NONE, 0, NULL, "OSRELEASE=6.1.0\nNUMBER(VA_BITS)=39\n", NULL,
+	expect("no machine, neither's lines", EM_NONE, 0, LE, NULL, "OSRELEASE=6.1.0\nNUMBER(VA_BITS)=39\n", NULL,
 	       "dump: the dump names no machine");
-	expect("no machine, no VMCOREINFO", EM_NONE, 0, NULL, NULL, NULL, "names no machine and has no VMCOREINFO");
+	expect("no machine, no VMCOREINFO", EM_NONE, 0, LE, NULL, NULL, NULL, "names no machine and has no VMCOREINFO");
 }
 
 /* The machine `uname -a` names: its second-last word. */

@@ -13,11 +13,14 @@
  *    bad parameters, an existing file: an error, and no file left (or the
  *    old one kept);
  *  - a page the source cannot read: the rest written, the file marked
- *    incomplete.
+ *    incomplete;
+ *  - big-endian: a file, its split parts and their reassembly written in
+ *    a big-endian machine's order read back the same, their header
+ *    version's bytes big-endian; big-endian notes under a little-endian
+ *    header (QEMU's ppc64el ELF) found and counted, embedded as they are.
  *
  * Prints one "ok" or "FAIL" line per check; exits 1 if any failed.
  */
-#include <endian.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +31,7 @@
 #include "input/dump_input.h"
 #include "output/flat.h"
 #include "output/kdump_writer.h"
+#include "output/split_reassemble.h"
 #include "unit_check.h"
 #include "util/error.h"
 #include "util/message.h"
@@ -130,15 +134,17 @@ static struct mdf_error *read_page(void *ctx, uint64_t pfn, void *buf)
 	return NULL;
 }
 
-/* Notes as a kexec'd kernel leaves them: two CPUs, then VMCOREINFO. */
-static size_t make_notes(unsigned char *notes)
+/* Notes as a kexec'd kernel leaves them, in @order: two CPUs, then VMCOREINFO. */
+static size_t make_notes(unsigned char *notes, enum byte_order order)
 {
 	size_t pos = 0;
 
 	for (int cpu = 0; cpu < 3; cpu++) {
 		static const char vmcoreinfo[] = VMCOREINFO;
 		bool info = cpu == 2;
-		uint32_t hdr[3] = { info ? 11 : 5, info ? sizeof(vmcoreinfo) - 1 : 336, info ? 0 : 1 };
+		uint32_t hdr[3] = { host_to_dump32(order, info ? 11 : 5),
+				    host_to_dump32(order, info ? sizeof(vmcoreinfo) - 1 : 336),
+				    host_to_dump32(order, info ? 0 : 1) };
 
 		memcpy(notes + pos, hdr, sizeof(hdr));
 		memcpy(notes + pos + 12, info ? "VMCOREINFO\0\0" : "CORE\0\0\0\0", info ? 12 : 8);
@@ -147,13 +153,13 @@ static size_t make_notes(unsigned char *notes)
 			memcpy(notes + pos, vmcoreinfo, sizeof(vmcoreinfo) - 1);
 		else
 			memset(notes + pos, cpu + 1, 336);
-		pos += (hdr[1] + 3) & ~3u;
+		pos += (dump_to_host32(order, hdr[1]) + 3) & ~3u;
 	}
 	return pos;
 }
 
-static unsigned char notes[4096];
-static size_t notes_size;
+static unsigned char notes[4096], big_notes[4096];
+static size_t notes_size, big_notes_size;
 
 static struct kdump_writer_params params(const char *path, enum mdf_codec codec, uint64_t cycle)
 {
@@ -216,10 +222,30 @@ static void check_readback(const char *path, const char *what)
 	check(in->kdump && in->kdump->nr_cpus == 2 && in->kdump->dump_level == 1 &&
 	      in->kdump->phys_base == 0x12345000 && in->kdump->max_mapnr == MAX_PFN &&
 	      !strcmp(in->kdump->release, "6.1.0-test"), "%s: header fields", what);
-	check(in->vmcoreinfo && !strcmp(in->vmcoreinfo, VMCOREINFO) &&
+	check(in->vmcoreinfo && !strcmp(in->vmcoreinfo, VMCOREINFO) && in->notes &&
 	      in->notes_size == notes_size && !memcmp(in->notes, notes, notes_size),
 	      "%s: notes and VMCOREINFO embedded", what);
 	input_close(in);
+}
+
+/* The byte orders the reader finds in @path, and the raw bytes of its header_version. */
+static bool orders_are(const char *path, enum byte_order file, enum byte_order notes_order)
+{
+	static const unsigned char big_six[4] = { 0, 0, 0, 6 }, little_six[4] = { 6, 0, 0, 0 };
+	unsigned char version[4];
+	struct dump_input *in;
+	bool right;
+	int fd = open(path, O_RDONLY);
+
+	right = fd >= 0 && pread(fd, version, sizeof(version), 8) == (ssize_t)sizeof(version) &&
+		!memcmp(version, file == BYTE_ORDER_BIG ? big_six : little_six, sizeof(version));
+	if (fd >= 0)
+		close(fd);
+	if (!right || mdf_error_print(input_open(path, &in), false))
+		return false;
+	right = in->byte_order == file && in->memory_order == file && in->notes_order == notes_order;
+	input_close(in);
+	return right;
 }
 
 static bool same_files(const char *a, const char *b)
@@ -395,11 +421,68 @@ static void test_unreadable(void)
 	err = write_dump(&p, &s, &counts, &r);
 	fd = open(path, O_RDONLY);
 	check(!err && fd >= 0 && pread(fd, &dh, sizeof(dh), 0) == (ssize_t)sizeof(dh) &&
-	      (le32toh(dh.status) & DUMP_DH_COMPRESSED_INCOMPLETE),
+	      (dump_to_host32(BYTE_ORDER_LITTLE, dh.status) & DUMP_DH_COMPRESSED_INCOMPLETE),
 	      "an unreadable page: %d, the file written and marked incomplete", err);
 	if (fd >= 0)
 		close(fd);
 	unlink(path);
+}
+
+/*
+ * A big-endian machine's dump: one file, three split parts and their
+ * reassembly, every page and field read back, and the reassembly the
+ * one file, byte for byte.  Then big-endian notes under a little-endian
+ * header: QEMU's ppc64el dump written in its machine's order.
+ */
+static void test_big_endian(void)
+{
+	static const uint64_t bounds[] = { 0, 300, 304, MAX_PFN };
+	const char *one = unit_path(dir, "big.kdump"), *back = unit_path(dir, "big-back.kdump");
+	const char *parts[3] = { unit_path(dir, "b1"), unit_path(dir, "b2"), unit_path(dir, "b3") };
+	struct dump_file_fate fate = { 0 };
+	struct kdump_writer_params p = params(one, CODEC_ZLIB, 64);
+	struct kdump_write_result r;
+	struct page_counts counts;
+	int err;
+
+	p.byte_order = BYTE_ORDER_BIG;
+	p.notes = big_notes;
+	p.notes_size = big_notes_size;
+	memcpy(notes, big_notes, big_notes_size);
+	notes_size = big_notes_size;
+	err = write_dump(&p, &(struct source){ .excluded_pfn = UINT64_MAX }, &counts, &r);
+	check(!err && orders_are(one, BYTE_ORDER_BIG, BYTE_ORDER_BIG),
+	      "big-endian: written so, header version 00 00 00 06, read so (%d)", err);
+	check_readback(one, "big-endian");
+	for (int i = 0; i < 3 && !err; i++) {
+		p = params(parts[i], CODEC_ZLIB, 64);
+		p.byte_order = BYTE_ORDER_BIG;
+		p.notes = big_notes;
+		p.notes_size = big_notes_size;
+		p.split = true;
+		p.start_pfn = bounds[i];
+		p.end_pfn = bounds[i + 1];
+		err = write_dump(&p, &(struct source){ .excluded_pfn = UINT64_MAX }, &counts, &r);
+	}
+	err = err ? err : said(reassemble_dumpfiles(parts, 3, back, false, 0, &fate));
+	check(!err && orders_are(back, BYTE_ORDER_BIG, BYTE_ORDER_BIG) && same_files(one, back),
+	      "big-endian split parts reassemble, big-endian, into the one file (%d)", err);
+	check_readback(back, "big-endian reassembled");
+	for (int i = 0; i < 3; i++)
+		unlink(parts[i]);
+	unlink(back);
+	unlink(one);
+
+	p = params(one, CODEC_ZLIB, 64);
+	p.notes = big_notes;
+	p.notes_size = big_notes_size;
+	p.nr_cpus = kdump_count_cpus(big_notes, big_notes_size);
+	err = write_dump(&p, &(struct source){ .excluded_pfn = UINT64_MAX }, &counts, &r);
+	check(!err && p.nr_cpus == 2 && orders_are(one, BYTE_ORDER_LITTLE, BYTE_ORDER_BIG),
+	      "big-endian notes under a little-endian header: counted, read in their order (%d)", err);
+	check_readback(one, "big-endian notes");
+	unlink(one);
+	notes_size = make_notes(notes, BYTE_ORDER_LITTLE);
 }
 
 int main(void)
@@ -409,13 +492,15 @@ int main(void)
 		return 1;
 	}
 	msg_set_level(ML_ERROR);
-	notes_size = make_notes(notes);
+	notes_size = make_notes(notes, BYTE_ORDER_LITTLE);
+	big_notes_size = make_notes(big_notes, BYTE_ORDER_BIG);
 	check(kdump_count_cpus(notes, notes_size) == 2, "two NT_PRSTATUS notes counted");
 	test_codecs();
 	test_flattened();
 	test_split();
 	test_failures();
 	test_unreadable();
+	test_big_endian();
 	rmdir(dir);
 	return unit_exit_status();
 }
