@@ -9,7 +9,9 @@
  * QEMU leaves empty (x86_64) or sets to "Unknown" (arm64).  There only
  * VMCOREINFO witnesses: each architecture writes lines no other does (its
  * arch_ops.vmcoreinfo_keys), and one architecture's lines, not two, must
- * be there.
+ * be there.  ppc64 runs in either byte order under one e_machine, with
+ * one table for each: EI_DATA or the kdump header's name ("ppc64le",
+ * "ppc64") tells them apart, VMCOREINFO's text cannot.
  */
 #include <elf.h>
 #include <inttypes.h>
@@ -21,7 +23,7 @@
 #include "input/vmcoreinfo.h"
 #include "util/error.h"
 
-static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64 };
+static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64, &arch_ppc64le, &arch_ppc64 };
 
 #define NR_ARCHITECTURES (sizeof(architectures) / sizeof(architectures[0]))
 
@@ -102,7 +104,7 @@ static const char *key_found(const struct arch_ops *arch, const struct vmcoreinf
 
 struct mdf_error *arch_from_vmcoreinfo(const struct vmcoreinfo *vi, const struct arch_ops **out)
 {
-	const struct arch_ops *found = NULL;
+	const struct arch_ops *found = NULL, *sibling = NULL;
 	const char *found_key = NULL;
 	char names[128];
 
@@ -115,6 +117,10 @@ struct mdf_error *arch_from_vmcoreinfo(const struct vmcoreinfo *vi, const struct
 
 		if (!key)
 			continue;
+		if (found && architectures[i]->elf_machine == found->elf_machine) {
+			sibling = architectures[i];
+			continue;
+		}
 		if (found)
 			return mdf_error(-MDF_ECORRUPT, "VMCOREINFO has lines of two architectures, %s's %s and "
 					 "%s's %s: the dumped machine is unknown", found->name, found_key,
@@ -125,6 +131,9 @@ struct mdf_error *arch_from_vmcoreinfo(const struct vmcoreinfo *vi, const struct
 	if (!found)
 		return mdf_error(-ENOTSUP, "the dump names no machine, and VMCOREINFO has no line that only one "
 				 "of %s writes: the dumped machine is unknown", all_names(names, sizeof(names)));
+	if (sibling)
+		return mdf_error(-ENOTSUP, "VMCOREINFO is a %s or %s kernel's (%s), and the dump does not say "
+				 "which byte order it runs in", found->name, sibling->name, found_key);
 	*out = found;
 	return NULL;
 }
@@ -138,6 +147,14 @@ struct mdf_error *arch_detect(const struct dump_input *in, const struct vmcorein
 		return err;
 	err = arch_from_vmcoreinfo(vi, out);
 	return err ? mdf_error_wrap(err, "%s", in->path) : NULL;
+}
+
+const struct arch_ops *arch_in_byte_order(const struct arch_ops *arch, enum byte_order order)
+{
+	for (size_t i = 0; i < NR_ARCHITECTURES; i++)
+		if (architectures[i]->elf_machine == arch->elf_machine && architectures[i]->byte_order == order)
+			return architectures[i];
+	return NULL;
 }
 
 struct mdf_error *arch_page_size(const struct arch_ops *arch, const struct vmcoreinfo *vi, uint32_t *size)

@@ -25,6 +25,7 @@
 #include "kernel/image_search.h"
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
+#include "kernel/kprobe_pages.h"
 #include "kernel/modules.h"
 #include "kernel/vmlinux.h"
 #include "memory/reader.h"
@@ -836,5 +837,7 @@ struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 		err = kallsyms_for_each(ks, write_symbol, out);
 	if (!err && mods)
 		err = modules_for_each_symbol(mods, write_symbol, out);
+	if (!err)
+		err = kprobe_pages_for_each(k, k->mem, write_symbol, out);
 	return err;
 }
