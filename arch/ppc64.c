@@ -85,10 +85,10 @@
 
 #define PAGE_OFFSET UINT64_C(0xc000000000000000)
 #define REGION_SHIFT 60
-#define PTE_PRESENT (1ull << 63)
-#define PTE_LEAF (1ull << 62)          /* _PAGE_PTE */
-#define TABLE_FLAGS 0xc0000000000000ffull
-#define HUGEPD_SHIFT_MASK 0x3full
+#define PTE_PRESENT (UINT64_C(1) << 63)
+#define PTE_LEAF (UINT64_C(1) << 62)         /* _PAGE_PTE */
+#define TABLE_FLAGS UINT64_C(0xc0000000000000ff)
+#define HUGEPD_SHIFT_MASK UINT64_C(0x3f)
 #define MMU_FTR_TYPE_RADIX 0x40u
 #define RADIX_KERN_VIRT_START UINT64_C(0xc008000000000000)
 #define LEVELS 4
@@ -152,7 +152,7 @@ static struct mdf_error *walk(const struct ppc64_state *st, uint64_t root, uint6
 			      uint64_t *page_size)
 {
 	uint64_t tables[LEVELS];
-	uint64_t table = root;
+	uint64_t table = root, slot = 0;
 
 	for (int level = PGD; level >= 0; level--) {
 		uint64_t entry, size = 1ull << st->shift[level];
@@ -160,8 +160,12 @@ static struct mdf_error *walk(const struct ppc64_state *st, uint64_t root, uint6
 
 		tables[PGD - level] = table;
 		err = read_entry(st, table + entry_index(st, vaddr, level) * 8, &entry);
+		if (err == &mdf_error_not_dumped && level < PGD)
+			return mdf_error(-MDF_ECORRUPT, "walking 0x%" PRIx64 ", the entry at 0x%" PRIx64 " points to "
+					 "a table at 0x%" PRIx64 ", outside the dump's memory", vaddr, slot, table);
 		if (err)
 			return err;
+		slot = table + entry_index(st, vaddr, level) * 8;
 		if (!(entry & PTE_PRESENT))
 			return &mdf_error_unmapped;
 		if (level == 0 || (entry & PTE_LEAF)) {
@@ -587,11 +591,20 @@ static struct mdf_error *read_vmemmap_list(struct ppc64_state *st, const struct 
  * map.  A wrong MMU, page size or root says so here, rather than as
  * wrong data everywhere.
  */
-static struct mdf_error *check_tables(const struct ppc64_state *st, uint64_t stext)
+static struct mdf_error *check_tables(const struct ppc64_state *st, uint64_t stext, unsigned int version)
 {
+	struct ppc64_state as_radix = *st;
 	uint64_t paddr;
 	struct mdf_error *err = walk(st, st->root, stext, &paddr, NULL);
 	bool maps_linear = !err && paddr == stext - PAGE_OFFSET;
+
+	/* Radix tables read in hash's shape take radix's next-level sizes for hugepd codes: read them as radix. */
+	if (!st->radix && (!err || err == &mdf_error_unmapped)) {
+		as_radix.radix = true;
+		mdf_error_free(set_shape(&as_radix, version));
+		maps_linear = maps_linear || (!mdf_error_drop(walk(&as_radix, st->root, stext, &paddr, NULL)) &&
+					      paddr == stext - PAGE_OFFSET);
+	}
 
 	if (err && err != &mdf_error_unmapped && err->shared)
 		return mdf_error(-MDF_ECORRUPT, "the kernel page tables at physical 0x%" PRIx64 " (SYMBOL("
@@ -607,6 +620,41 @@ static struct mdf_error *check_tables(const struct ppc64_state *st, uint64_t ste
 				 "swapper_pg_dir) map the linear map (SYMBOL(_stext)=%" PRIx64 "), as radix ones do",
 				 stext);
 	return NULL;
+}
+
+/*
+ * swapper_pg_dir's entries are empty or point at tables in memory: a root
+ * elsewhere (a wrong SYMBOL(swapper_pg_dir), another page size) shows in
+ * them even where no known address is mapped, as under hash.
+ */
+static struct mdf_error *check_root(const struct ppc64_state *st, uint64_t swapper)
+{
+	size_t count = (size_t)1 << st->index_bits[PGD];
+	uint64_t *entries = malloc(count * 8);
+	struct mdf_error *err;
+
+	if (!entries)
+		return &mdf_error_enomem;
+	err = st->reader.read(st->reader.ctx, st->root, entries, count * 8);
+	if (err && err->shared)
+		err = mdf_error(-MDF_ECORRUPT, "the kernel page tables at physical 0x%" PRIx64 " (SYMBOL("
+				"swapper_pg_dir)) are not in the dump (%s)", st->root, mdf_error_text(err));
+	for (size_t i = 0; i < count && !err; i++) {
+		uint64_t entry = dump_to_host64(BYTE_ORDER_BIG, entries[i]), probe;
+
+		if (!entry)
+			continue;
+		if (!(entry & PTE_PRESENT) || (entry & PTE_LEAF) || is_hugepd(st, entry))
+			err = mdf_error(-MDF_ECORRUPT, "SYMBOL(swapper_pg_dir)=%" PRIx64 " holds no page directory of "
+					"%u KiB pages: its entry %zu, 0x%016" PRIx64 ", points to no table", swapper,
+					1u << (st->page_shift - 10), i, entry);
+		else if (mdf_error_drop(read_entry(st, entry & ~TABLE_FLAGS, &probe)))
+			err = mdf_error(-MDF_ECORRUPT, "SYMBOL(swapper_pg_dir)=%" PRIx64 "'s entry %zu points to a "
+					"table at 0x%" PRIx64 ", outside the dump's memory", swapper, i,
+					entry & ~TABLE_FLAGS);
+	}
+	free(entries);
+	return err;
 }
 
 static void ppc64_free(void *state)
@@ -657,9 +705,11 @@ static struct mdf_error *ppc64_init(const struct vmcoreinfo *vi, const struct ph
 		err = mdf_error(-MDF_ECORRUPT, "SYMBOL(swapper_pg_dir)=%" PRIx64 " and SYMBOL(_stext)=%" PRIx64
 				" are not both below VMALLOC_START=0x%" PRIx64, swapper, stext, st->linear_end);
 	if (!err)
-		err = read_vmemmap_list(st, vi);
+		err = check_tables(st, stext, kernel_version(vi));
 	if (!err)
-		err = check_tables(st, stext);
+		err = check_root(st, swapper);
+	if (!err)
+		err = read_vmemmap_list(st, vi);
 	if (err)
 		goto fail;
 	if (!vmcoreinfo_symbol(vi, "vmemmap", &st->vmemmap_start))

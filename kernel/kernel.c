@@ -822,6 +822,23 @@ static void warn_of_search(const struct kernel *k)
 		 "kernel image", found);
 }
 
+/* kprobes' instruction pages, where the kernel's symbols and types locate their caches. */
+static struct mdf_error *write_kprobe_pages(struct kernel *k, FILE *out)
+{
+	struct kprobe_caches caches = { 0 };
+
+	if (!kernel_symbol(k, "kprobe_insn_slots", &caches.insn_slots))
+		return NULL;
+	if (!kernel_symbol(k, "kprobe_optinsn_slots", &caches.optinsn_slots))
+		caches.optinsn_slots = 0;
+	if (!kernel_offset(k, "kprobe_insn_cache.pages", &caches.cache_pages) ||
+	    !kernel_offset(k, "kprobe_insn_cache.sym", &caches.cache_sym) ||
+	    !kernel_offset(k, "kprobe_insn_page.list", &caches.page_list) ||
+	    !kernel_offset(k, "kprobe_insn_page.insns", &caches.page_insns))
+		return NULL;
+	return kprobe_pages_for_each(k->mem, &caches, write_symbol, out);
+}
+
 struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 {
 	struct kallsyms *ks;
@@ -838,6 +855,6 @@ struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 	if (!err && mods)
 		err = modules_for_each_symbol(mods, write_symbol, out);
 	if (!err)
-		err = kprobe_pages_for_each(k, k->mem, write_symbol, out);
+		err = write_kprobe_pages(k, out);
 	return err;
 }

@@ -10,9 +10,9 @@
  * area in the kernel text, and a page of instruction slots).
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
-#include "kernel/kernel.h"
 #include "kernel/kprobe_pages.h"
 #include "memory/reader.h"
 #include "util/error.h"
@@ -23,10 +23,6 @@
 #define NAME_MAX_LEN 512
 /* More pages than this on one cache is a loop in a damaged list. */
 #define MAX_PAGES (1u << 20)
-
-struct cache_layout {
-	int64_t pages, sym, page_list, page_insns;
-};
 
 /* The NUL-terminated name at @vaddr, read a byte run at a time so as not to run past its page. */
 static struct mdf_error *read_name(struct memory *mem, uint64_t vaddr, char *name, size_t size)
@@ -42,18 +38,18 @@ static struct mdf_error *read_name(struct memory *mem, uint64_t vaddr, char *nam
 	return mdf_error(-MDF_ECORRUPT, "the name at 0x%" PRIx64 " runs past %zu bytes", vaddr, size);
 }
 
-static struct mdf_error *list_cache(struct memory *mem, const struct cache_layout *l, uint64_t cache,
+static struct mdf_error *list_cache(struct memory *mem, const struct kprobe_caches *l, uint64_t cache,
 				    struct mdf_error *(*fn)(void *ctx, const struct ksym *sym), void *ctx,
 				    bool *fn_failed)
 {
-	uint64_t head = cache + (uint64_t)l->pages, name_ptr, node;
+	uint64_t head = cache + (uint64_t)l->cache_pages, name_ptr, node;
 	char name[NAME_MAX_LEN];
 	struct mdf_error *err = mem_read_u64(mem, head, &node);
 	unsigned int count = 0;
 
 	if (err || node == head)
 		return err;
-	err = mem_read_u64(mem, cache + (uint64_t)l->sym, &name_ptr);
+	err = mem_read_u64(mem, cache + (uint64_t)l->cache_sym, &name_ptr);
 	if (!err)
 		err = read_name(mem, name_ptr, name, sizeof(name));
 	while (!err && node != head) {
@@ -74,32 +70,25 @@ static struct mdf_error *list_cache(struct memory *mem, const struct cache_layou
 	return err;
 }
 
-struct mdf_error *kprobe_pages_for_each(struct kernel *k, struct memory *mem,
+struct mdf_error *kprobe_pages_for_each(struct memory *mem, const struct kprobe_caches *caches,
 					struct mdf_error *(*fn)(void *ctx, const struct ksym *sym), void *ctx)
 {
-	static const char *const caches[] = { "kprobe_insn_slots", "kprobe_optinsn_slots" };
-	struct cache_layout l;
-	bool layout_known = false;
+	const struct {
+		const char *name;
+		uint64_t addr;
+	} lists[] = { { "kprobe_insn_slots", caches->insn_slots }, { "kprobe_optinsn_slots", caches->optinsn_slots } };
 
-	for (size_t i = 0; i < sizeof(caches) / sizeof(caches[0]); i++) {
-		uint64_t cache;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		bool fn_failed = false;
 		struct mdf_error *err;
 
-		if (!kernel_symbol(k, caches[i], &cache))
+		if (!lists[i].addr)
 			continue;
-		if (!layout_known &&
-		    !(kernel_offset(k, "kprobe_insn_cache.pages", &l.pages) &&
-		      kernel_offset(k, "kprobe_insn_cache.sym", &l.sym) &&
-		      kernel_offset(k, "kprobe_insn_page.list", &l.page_list) &&
-		      kernel_offset(k, "kprobe_insn_page.insns", &l.page_insns)))
-			return NULL;
-		layout_known = true;
-		err = list_cache(mem, &l, cache, fn, ctx, &fn_failed);
+		err = list_cache(mem, caches, lists[i].addr, fn, ctx, &fn_failed);
 		if (fn_failed)
 			return err;
 		if (err) {
-			msg_warn("%s's pages are left out of the listing: %s", caches[i], mdf_error_text(err));
+			msg_warn("%s's pages are left out of the listing: %s", lists[i].name, mdf_error_text(err));
 			mdf_error_free(err);
 		}
 	}
