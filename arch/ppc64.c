@@ -152,20 +152,20 @@ static struct mdf_error *walk(const struct ppc64_state *st, uint64_t root, uint6
 			      uint64_t *page_size)
 {
 	uint64_t tables[LEVELS];
-	uint64_t table = root, slot = 0;
+	uint64_t table = root, pointer = 0;
 
 	for (int level = PGD; level >= 0; level--) {
-		uint64_t entry, size = 1ull << st->shift[level];
+		uint64_t entry, size = 1ull << st->shift[level], slot = table + entry_index(st, vaddr, level) * 8;
 		struct mdf_error *err;
 
 		tables[PGD - level] = table;
-		err = read_entry(st, table + entry_index(st, vaddr, level) * 8, &entry);
+		err = read_entry(st, slot, &entry);
 		if (err == &mdf_error_not_dumped && level < PGD)
 			return mdf_error(-MDF_ECORRUPT, "walking 0x%" PRIx64 ", the entry at 0x%" PRIx64 " points to "
-					 "a table at 0x%" PRIx64 ", outside the dump's memory", vaddr, slot, table);
+					 "a table at 0x%" PRIx64 ", outside the dump's memory", vaddr, pointer, table);
 		if (err)
 			return err;
-		slot = table + entry_index(st, vaddr, level) * 8;
+		pointer = slot;
 		if (!(entry & PTE_PRESENT))
 			return &mdf_error_unmapped;
 		if (level == 0 || (entry & PTE_LEAF)) {
@@ -268,6 +268,7 @@ struct table_walk {
 	struct addr_set tables;   /* each table once */
 	struct addr_set pages;    /* each page once: tables share pages */
 	uint64_t *entries;        /* a table's worth, for each level in turn */
+	size_t widest;            /* entries of the largest table: each level's room */
 };
 
 /* The pages @table spans, each named once. */
@@ -295,7 +296,7 @@ static struct mdf_error *walk_tables(struct table_walk *w, uint64_t table, int l
 {
 	const struct ppc64_state *st = w->st;
 	size_t count = (size_t)1 << st->index_bits[level];
-	uint64_t *entries = w->entries + (size_t)(PGD - level) * ((size_t)1 << st->index_bits[PGD]);
+	uint64_t *entries = w->entries + (size_t)(PGD - level) * w->widest;
 	struct mdf_error *err = name_pages(w, table, table_bytes(st, level));
 
 	if (err || level == 0)
@@ -326,14 +327,12 @@ static struct mdf_error *ppc64_for_each_table_page(void *state, struct mdf_error
 {
 	const struct ppc64_state *st = state;
 	struct table_walk w = { .st = st, .fn = fn, .arg = arg };
-	unsigned int widest = st->index_bits[PGD];
 	struct mdf_error *err;
 
-	for (int level = 0; level < PGD; level++)
-		if (st->index_bits[level] > widest)
-			widest = st->index_bits[level];
-	/* One table per level, each room for the widest. */
-	w.entries = malloc((size_t)LEVELS << (widest + 3));
+	for (int level = 0; level < LEVELS; level++)
+		if (((size_t)1 << st->index_bits[level]) > w.widest)
+			w.widest = (size_t)1 << st->index_bits[level];
+	w.entries = malloc(LEVELS * w.widest * sizeof(*w.entries));
 	if (!w.entries)
 		return &mdf_error_enomem;
 	err = walk_tables(&w, st->root, PGD);

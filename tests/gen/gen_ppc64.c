@@ -99,6 +99,8 @@ struct p64 {
 	int nfacts;
 	uint64_t fails[16];
 	int nfails;
+	uint64_t table_pages[256];          /* pages holding tables, each once */
+	int ntable_pages;
 	char vmcoreinfo[4096];
 	size_t vmcoreinfo_len;
 };
@@ -153,6 +155,22 @@ static uint64_t table_bytes(const struct p64 *p, int level)
 	return 8ULL << p->bits[level];
 }
 
+/* The pages of the table at @table for @level, in the facts. */
+static void p64_note_table(struct p64 *p, uint64_t table, int level)
+{
+	for (uint64_t page = table & ~(p->page_size - 1); page < table + table_bytes(p, level); page += p->page_size) {
+		int i = 0;
+
+		while (i < p->ntable_pages && p->table_pages[i] != page)
+			i++;
+		if (i < p->ntable_pages)
+			continue;
+		if (p->ntable_pages == (int)(sizeof(p->table_pages) / sizeof(p->table_pages[0])))
+			die("internal: too many ppc64 table pages");
+		p->table_pages[p->ntable_pages++] = page;
+	}
+}
+
 /* A table for @level, aligned to its size: tables smaller than a page share pages. */
 static uint64_t p64_table_alloc(struct p64 *p, int level)
 {
@@ -161,6 +179,7 @@ static uint64_t p64_table_alloc(struct p64 *p, int level)
 	p->next_table = (p->next_table - size) & ~(size - 1);
 	if (p->next_table < P64_BIG_BLOCK_PHYS + (16ULL << 20))
 		die("ppc64: out of RAM for page tables");
+	p64_note_table(p, p->next_table, level);
 	return p->next_table;
 }
 
@@ -513,6 +532,7 @@ int ppc64_main(int argc, char **argv)
 	p.ram = xcalloc(1, p.ram_size);
 	p.next_table = p.ram_size;
 	p.root = P64_ROOT_OFFSET;
+	p64_note_table(&p, p.root, 3);
 
 	p64_image(&p);
 	p64_linear(&p);
@@ -536,6 +556,8 @@ int ppc64_main(int argc, char **argv)
 			fprintf(f, "vtop 0x%" PRIx64 " 0x%" PRIx64 "\n", p.facts[i].vaddr, p.facts[i].paddr);
 		for (int i = 0; i < p.nfails; i++)
 			fprintf(f, "vtop_fail 0x%" PRIx64 "\n", p.fails[i]);
+		for (int i = 0; i < p.ntable_pages; i++)
+			fprintf(f, "table_page 0x%" PRIx64 "\n", p.table_pages[i]);
 		if (fclose(f))
 			die("%s: %s", facts, strerror(errno));
 	}

@@ -9,7 +9,8 @@
 # each also without NUMBER(RADIX_MMU) (the MMU then from cur_cpu_spec):
 # - every translation the facts state (linear map, vmalloc pages, 2M and
 #   1G leaves, vmemmap through the tables or through vmemmap_list's
-#   blocks) and every hole, by our reader; libkdumpfile 0.5.1 reads the
+#   blocks) and every hole, by our reader, which names every page of the
+#   tables the generator made, and no other; libkdumpfile 0.5.1 reads the
 #   same bytes where it translates ppc64 at all: the linear map of 64K-page
 #   dumps (its page-table walk is the pre-4.6 format, its vmalloc and
 #   vmemmap regions the old 0xd and 0xf ones);
@@ -70,6 +71,12 @@ if [ -x "$GEN" ]; then
 			fi
 			check "$name-vtop" $PYTHON "$PROJECT/tests/py/gencheck.py" "$TOOLS/dumpread" "$WORK/$name.elf" \
 				"$WORK/$name.facts" vtop
+			if "$TOOLS/dumpread" "$WORK/$name.elf" tables >"$WORK/$name.tables" 2>&1; then
+				same "$name-table-pages" <(sort "$WORK/$name.tables") \
+					<(awk '$1 == "table_page" { print $2 }' "$WORK/$name.facts" | sort)
+			else
+				fail "$name-table-pages" "$(tail -n 2 "$WORK/$name.tables")"
+			fi
 			# libkdumpfile 0.5.1 knows 64K pages only, and of those the linear map.
 			[ "$2" = 64K ] && [ -z "$variant" ] &&
 				check "$name-libkdumpfile" $PYTHON "$PROJECT/tests/py/kvcheck.py" "$WORK/$name.elf" \
