@@ -5,7 +5,7 @@
  * to check it.
  *
  *   mkvmcore --arch ppc64 [--mmu radix|hash] [--page-size 4K|64K]
- *            [--big-endian] [--no-radix-line] [--ram SIZE]
+ *            [--big-endian] [--no-radix-line] [--pre-5.2] [--ram SIZE]
  *            [--damage loop|outside] [--facts FILE] [--vmcoreinfo-out FILE]
  *            OUT.elf
  *
@@ -32,7 +32,11 @@
  * --big-endian is a big-endian kernel's dump: ELF headers, notes and the
  * kernel's variables in its order (the entries stay big-endian either
  * way).  --no-radix-line leaves NUMBER(RADIX_MMU) out, as kernels before
- * it did: the MMU is then cur_cpu_spec->mmu_features'.  --damage loop
+ * it did: the MMU is then cur_cpu_spec->mmu_features'.  --pre-5.2 lays
+ * a hash kernel out as kernels before 5.2 did, vmalloc at
+ * 0xd000000000000000 and vmemmap at 0xf000000000000000, and writes a 4.18
+ * kernel's VMCOREINFO (no RADIX_MMU, VMALLOC_START or vmemmap lines:
+ * vmap_area_list's first area instead).  --damage loop
  * points the PGD entry of _stext at the PGD itself, --damage outside the
  * PUD entry of _stext at a table beyond memory: a reader must say so, not
  * loop or read garbage.
@@ -69,6 +73,9 @@
 #define V_VMEMMAP_LIST 0x0
 #define V_VMEMMAP_PSIZE 0x8
 #define V_CUR_CPU_SPEC 0x10
+#define V_VMAP_AREA_LIST 0x20               /* list_head, before 6.9 */
+#define V_VMAP_AREA 0x80                    /* struct vmap_area: va_start at 0, list at 48 */
+#define VMAP_AREA_LIST_OFFSET 48
 #define V_CPU_SPEC 0x100                    /* struct cpu_spec, mmu_features at 32 */
 #define V_PSIZE_DEFS 0x200                  /* 16 struct mmu_psize_def of 96 bytes, shift at 0 */
 #define V_BACKING 0x1000                    /* struct vmemmap_backing { list, phys, virt_addr } */
@@ -84,6 +91,7 @@ struct p64_fact {
 
 struct p64 {
 	bool radix, big_endian, no_radix_line;
+	bool pre_5_2;                       /* hash's 0xd and 0xf regions; VMCOREINFO of 4.18 */
 	const char *damage;
 	unsigned int page_shift;
 	uint64_t page_size;
@@ -334,12 +342,22 @@ static void p64_image(struct p64 *p)
 	put_kernel64(p, p64_phys(p, data + V_CUR_CPU_SPEC, 8), P64_PAGE_OFFSET + data + V_CPU_SPEC);
 	put_kernel32(p, p64_phys(p, data + V_CPU_SPEC + CPU_SPEC_MMU_FEATURES, 4),
 		     0x1001 | (p->radix ? MMU_FTR_TYPE_RADIX : 0));
+	/* vmap_area_list holding one area, at the start of vmalloc. */
+	put_kernel64(p, p64_phys(p, data + V_VMAP_AREA_LIST, 8),
+		     P64_PAGE_OFFSET + data + V_VMAP_AREA + VMAP_AREA_LIST_OFFSET);
+	put_kernel64(p, p64_phys(p, data + V_VMAP_AREA_LIST + 8, 8),
+		     P64_PAGE_OFFSET + data + V_VMAP_AREA + VMAP_AREA_LIST_OFFSET);
+	put_kernel64(p, p64_phys(p, data + V_VMAP_AREA, 8), p->vmalloc_start);
+	put_kernel64(p, p64_phys(p, data + V_VMAP_AREA + VMAP_AREA_LIST_OFFSET, 8),
+		     P64_PAGE_OFFSET + data + V_VMAP_AREA_LIST);
+	put_kernel64(p, p64_phys(p, data + V_VMAP_AREA + VMAP_AREA_LIST_OFFSET + 8, 8),
+		     P64_PAGE_OFFSET + data + V_VMAP_AREA_LIST);
 	p64_fact(p, P64_PAGE_OFFSET + 0x18, 0x18);
 	p64_fact(p, P64_PAGE_OFFSET + 0x123458, 0x123458);
 	p64_fact(p, P64_PAGE_OFFSET + p->ram_size / 2 + 0x777, p->ram_size / 2 + 0x777);
 	p64_fact(p, P64_PAGE_OFFSET + p->ram_size - 8, p->ram_size - 8);
 	/* Above what the tables can index: the top nibble aside, beyond their bits. */
-	p64_fail(p, P64_PAGE_OFFSET | (1ULL << (p->shift[3] + p->bits[3])));
+	p64_fail(p, p->vmalloc_start | (1ULL << (p->shift[3] + p->bits[3])));
 }
 
 /* The loop in swapper_pg_dir's entry for _stext; the table outside memory one level below it. */
@@ -364,19 +382,28 @@ static void p64_vmcoreinfo(struct p64 *p, const char *osrelease)
 {
 	uint64_t data = P64_PAGE_OFFSET + P64_DATA_OFFSET;
 	int n = snprintf(p->vmcoreinfo, sizeof(p->vmcoreinfo),
-			 "OSRELEASE=%s\nPAGESIZE=%" PRIu64 "\nSYMBOL(swapper_pg_dir)=%" PRIx64
-			 "\nSYMBOL(_stext)=%" PRIx64 "\nNUMBER(VMALLOC_START)=0x%" PRIx64 "\nSYMBOL(vmemmap)=%" PRIx64
-			 "\nSYMBOL(vmemmap_list)=%" PRIx64 "\nSYMBOL(mmu_vmemmap_psize)=%" PRIx64
+			 "OSRELEASE=%s\nPAGESIZE=%" PRIu64 "\nSYMBOL(swapper_pg_dir)=%" PRIx64 "\nSYMBOL(_stext)=%" PRIx64 "\n",
+			 osrelease, p->page_size, P64_PAGE_OFFSET + p->root, P64_PAGE_OFFSET);
+
+	/* 4.18 has no VMALLOC_START or vmemmap lines: the first vmalloc area tells, as upstream reads it. */
+	if (p->pre_5_2)
+		n += snprintf(p->vmcoreinfo + n, sizeof(p->vmcoreinfo) - (size_t)n,
+			      "SYMBOL(vmap_area_list)=%" PRIx64 "\nOFFSET(vmap_area.va_start)=0\n"
+			      "OFFSET(vmap_area.list)=%d\n", data + V_VMAP_AREA_LIST, VMAP_AREA_LIST_OFFSET);
+	else
+		n += snprintf(p->vmcoreinfo + n, sizeof(p->vmcoreinfo) - (size_t)n,
+			      "NUMBER(VMALLOC_START)=0x%" PRIx64 "\nSYMBOL(vmemmap)=%" PRIx64 "\n", p->vmalloc_start,
+			      p->vmemmap_start);
+	n += snprintf(p->vmcoreinfo + n, sizeof(p->vmcoreinfo) - (size_t)n,
+			 "SYMBOL(vmemmap_list)=%" PRIx64 "\nSYMBOL(mmu_vmemmap_psize)=%" PRIx64
 			 "\nSYMBOL(mmu_psize_defs)=%" PRIx64 "\nSIZE(vmemmap_backing)=24"
 			 "\nOFFSET(vmemmap_backing.list)=0\nOFFSET(vmemmap_backing.phys)=8"
 			 "\nOFFSET(vmemmap_backing.virt_addr)=16\nSIZE(mmu_psize_def)=%d"
 			 "\nOFFSET(mmu_psize_def.shift)=0\nSYMBOL(cur_cpu_spec)=%" PRIx64
 			 "\nOFFSET(cpu_spec.cpu_features)=16\nOFFSET(cpu_spec.mmu_features)=%d\n",
-			 osrelease, p->page_size, P64_PAGE_OFFSET + p->root, P64_PAGE_OFFSET, p->vmalloc_start,
-			 p->vmemmap_start, data + V_VMEMMAP_LIST, data + V_VMEMMAP_PSIZE, data + V_PSIZE_DEFS,
-			 PSIZE_DEF_SIZE, data + V_CUR_CPU_SPEC, CPU_SPEC_MMU_FEATURES);
-
-	if (!p->no_radix_line)
+			 data + V_VMEMMAP_LIST, data + V_VMEMMAP_PSIZE, data + V_PSIZE_DEFS, PSIZE_DEF_SIZE,
+			 data + V_CUR_CPU_SPEC, CPU_SPEC_MMU_FEATURES);
+	if (!p->no_radix_line && !p->pre_5_2)
 		n += snprintf(p->vmcoreinfo + n, sizeof(p->vmcoreinfo) - (size_t)n, "NUMBER(RADIX_MMU)=%d\n",
 			      p->radix);
 	n += snprintf(p->vmcoreinfo + n, sizeof(p->vmcoreinfo) - (size_t)n, "KERNELOFFSET=0\n");
@@ -471,9 +498,14 @@ static void p64_shape(struct p64 *p)
 		p->shift[level] = shift;
 		shift += bits[level];
 	}
-	/* KERN_VIRT_START, then vmalloc, IO and vmemmap regions of 2^49 bytes (2^44 with 4K hash). */
+	/* KERN_VIRT_START, then vmalloc, IO and vmemmap regions of 2^49 bytes (2^44 with 4K hash) since 5.2. */
 	p->vmalloc_start = !p->radix && p->page_shift == 12 ? 0xc000100000000000ULL : 0xc008000000000000ULL;
 	p->vmemmap_start = p->vmalloc_start + 2 * (!p->radix && p->page_shift == 12 ? 1ULL << 44 : 1ULL << 49);
+	/* Hash kernels before 5.2: vmalloc and IO in the 0xd region, vmemmap in the 0xf one. */
+	if (p->pre_5_2) {
+		p->vmalloc_start = 0xd000000000000000ULL;
+		p->vmemmap_start = 0xf000000000000000ULL;
+	}
 	p->block_size = p->page_shift == 12 ? p->page_size : 16ULL << 20;
 }
 
@@ -501,6 +533,8 @@ int ppc64_main(int argc, char **argv)
 			p.big_endian = true;
 		} else if (!strcmp(opt, "--no-radix-line")) {
 			p.no_radix_line = true;
+		} else if (!strcmp(opt, "--pre-5.2")) {
+			p.pre_5_2 = true;
 		} else if (!strcmp(opt, "--ram") && val) {
 			p.ram_size = parse_size(val);
 			i++;
@@ -522,9 +556,13 @@ int ppc64_main(int argc, char **argv)
 			die("ppc64: unknown or incomplete option '%s' (see tests/gen/gen_ppc64.c)", opt);
 		}
 	}
+	if (p.pre_5_2 && p.radix)
+		die("ppc64: --pre-5.2 is a hash MMU's layout (--mmu hash)");
+	if (p.pre_5_2 && !strcmp(osrelease, "6.12.0-mkvmcore-ppc64"))
+		osrelease = "4.18.0-mkvmcore-ppc64";
 	if (!out)
 		die("usage: mkvmcore --arch ppc64 [--mmu radix|hash] [--page-size 4K|64K] [--big-endian] "
-		    "[--no-radix-line] [--ram SIZE] [--damage loop|outside] [--facts FILE] [--vmcoreinfo-out FILE] OUT.elf");
+		    "[--no-radix-line] [--pre-5.2] [--ram SIZE] [--damage loop|outside] [--facts FILE] [--vmcoreinfo-out FILE] OUT.elf");
 	p.page_size = 1ULL << p.page_shift;
 	if (p.ram_size < (64ULL << 20) || p.ram_size & ((2ULL << 20) - 1) || p.ram_size > (1ULL << 30))
 		die("ppc64: --ram must be 2M-aligned, 64 MiB to 1 GiB");

@@ -6,7 +6,10 @@
 # with its radix PGD walk fixed (oracles/upstream-head-ppc64el/pgdfix):
 #
 # Generated (mkvmcore --arch ppc64), radix and hash with 4K and 64K pages,
-# each also without NUMBER(RADIX_MMU) (the MMU then from cur_cpu_spec):
+# each also without NUMBER(RADIX_MMU) (the MMU then from cur_cpu_spec), and
+# hash as kernels before 5.2 laid it out (vmalloc in the 0xd region,
+# vmemmap in the 0xf one, a 4.18 kernel's VMCOREINFO: the linear map's end
+# from vmap_area_list):
 # - every translation the facts state (linear map, vmalloc pages, 2M and
 #   1G leaves, vmemmap through the tables or through vmemmap_list's
 #   blocks) and every hole, by our reader, which names every page of the
@@ -62,8 +65,8 @@ GEN=$TOOLS/mkvmcore
 if [ -x "$GEN" ]; then
 	for shape in "radix 4K" "radix 64K" "hash 4K" "hash 64K"; do
 		set -- $shape
-		for variant in "" --no-radix-line; do
-			name=ppc64-gen-$1-$2${variant:+-no-radix-line}
+		for variant in "" --no-radix-line $([ "$1" = hash ] && echo --pre-5.2); do
+			name=ppc64-gen-$1-$2${variant#-}
 			if ! "$GEN" --arch ppc64 --mmu "$1" --page-size "$2" $variant --facts "$WORK/$name.facts" \
 				"$WORK/$name.elf" >"$WORK/$name.gen.log" 2>&1; then
 				fail "$name" "mkvmcore failed: $(tail -n 2 "$WORK/$name.gen.log")"

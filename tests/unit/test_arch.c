@@ -75,6 +75,11 @@ static void test_detection(void)
 	       "which byte order it runs in");
 	expect("no machine, ppc64's and x86_64's lines", EM_NONE, 0, NULL, X86_64_LINES PPC64_LINES, NULL,
 	       "VMCOREINFO has lines of two architectures");
+	/* A reader that settles the byte order from the memory itself takes the sibling. */
+	check(arch_in_byte_order(&arch_ppc64, BYTE_ORDER_LITTLE) == &arch_ppc64le &&
+	      arch_in_byte_order(&arch_ppc64le, BYTE_ORDER_BIG) == &arch_ppc64 &&
+	      arch_in_byte_order(&arch_ppc64le, BYTE_ORDER_LITTLE) == &arch_ppc64le &&
+	      !arch_in_byte_order(&arch_x86_64, BYTE_ORDER_BIG), "ppc64's tables in either byte order");
 	expect("ELF EM_NONE", EM_NONE, ELFDATA2LSB, NULL, X86_64_LINES, NULL, "ELF machine 0 is not supported");
 	expect("big-endian ELF EM_X86_64", EM_X86_64, ELFDATA2MSB, NULL, X86_64_LINES, NULL,
 	       "a big-endian ELF of ELF machine 62 (x86_64), which is little-endian");
