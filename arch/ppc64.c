@@ -18,12 +18,14 @@
  *   linear map   PAGE_OFFSET 0xc000000000000000 plus the physical
  *                address, up to KERN_VIRT_START.  The kernel image lies
  *                in it (__pa(x) = x - PAGE_OFFSET, even when relocated).
- *   vmalloc, IO  from KERN_VIRT_START = VMALLOC_START (NUMBER(VMALLOC_START)
- *                since 6.10): 0xc008000000000000 with the radix MMU and
- *                with 64K pages under hash since 5.x, each region
- *                2^49 bytes; 0xc000100000000000 (2^44 each) with 4K
- *                pages under hash; 0xd000000000000000 in older hash
- *                kernels.  Mapped by the Linux page tables alone.
+ *   vmalloc, IO  from KERN_VIRT_START = VMALLOC_START: 0xc008000000000000
+ *                with the radix MMU, and with 64K pages under hash since
+ *                5.2, each region 2^49 bytes; 0xc000100000000000 (2^44
+ *                each) with 4K pages under hash; 0xd000000000000000 in
+ *                hash kernels before 5.2.  Recent kernels (6.12's) say
+ *                NUMBER(VMALLOC_START); for older ones the first area on
+ *                vmap_area_list tells, as upstream takes it.  Mapped by
+ *                the Linux page tables alone.
  *   vmemmap      after IO (SYMBOL(vmemmap), the value of the kernel's
  *                `vmemmap`: 0xc00c000000000000 or 0xc000300000000000);
  *                0xf000000000000000 in older hash kernels.
@@ -66,7 +68,7 @@
  * entries in the kernel's order, tables by virtual address and other
  * flags, and are not read here.
  *
- * Which MMU: NUMBER(RADIX_MMU) (since 4.18-ish kernels write it), else
+ * Which MMU: NUMBER(RADIX_MMU) where the kernel writes it, else
  * MMU_FTR_TYPE_RADIX (0x40) in cur_cpu_spec->mmu_features, else hash.  The
  * choice is checked against the tables: radix ones map _stext at its
  * linear address, hash ones never map the linear map.
