@@ -12,9 +12,11 @@
  *
  * The byte order of the memory is the input's to settle (dump_input's
  * memory_order: an ELF's header may misstate it), and the table's must
- * be the same: where one machine has a table for each order (ppc64), it
- * picks the table; elsewhere, an order no table of the machine has is an
- * error, never memory read in the wrong order.
+ * be the same: where one machine has a table for each order (ppc64, under
+ * one e_machine, named "ppc64le" and "ppc64" in a kdump header), it picks
+ * the table; elsewhere, an order no table of the machine has is an error,
+ * never memory read in the wrong order.  VMCOREINFO's text cannot tell
+ * ppc64's two orders apart.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,7 +27,7 @@
 #include "input/vmcoreinfo.h"
 #include "util/error.h"
 
-static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64 };
+static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64, &arch_ppc64le, &arch_ppc64 };
 
 #define NR_ARCHITECTURES (sizeof(architectures) / sizeof(architectures[0]))
 
@@ -111,7 +113,7 @@ static const char *key_found(const struct arch_ops *arch, const struct vmcoreinf
 
 struct mdf_error *arch_from_vmcoreinfo(const struct vmcoreinfo *vi, const struct arch_ops **out)
 {
-	const struct arch_ops *found = NULL;
+	const struct arch_ops *found = NULL, *sibling = NULL;
 	const char *found_key = NULL;
 	char names[128];
 
@@ -124,6 +126,10 @@ struct mdf_error *arch_from_vmcoreinfo(const struct vmcoreinfo *vi, const struct
 
 		if (!key)
 			continue;
+		if (found && architectures[i]->elf_machine == found->elf_machine) {
+			sibling = architectures[i];
+			continue;
+		}
 		if (found)
 			return mdf_error(-MDF_ECORRUPT, "VMCOREINFO has lines of two architectures, %s's %s and "
 					 "%s's %s: the dumped machine is unknown", found->name, found_key,
@@ -134,6 +140,9 @@ struct mdf_error *arch_from_vmcoreinfo(const struct vmcoreinfo *vi, const struct
 	if (!found)
 		return mdf_error(-ENOTSUP, "the dump names no machine, and VMCOREINFO has no line that only one "
 				 "of %s writes: the dumped machine is unknown", all_names(names, sizeof(names)));
+	if (sibling)
+		return mdf_error(-ENOTSUP, "VMCOREINFO is a %s or %s kernel's (%s), and the dump does not say "
+				 "which byte order it runs in", found->name, sibling->name, found_key);
 	*out = found;
 	return NULL;
 }

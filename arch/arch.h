@@ -18,7 +18,7 @@
  * An architecture reads physical memory only through the reader it is
  * given and asks for kernel symbols only through the lookup it is given,
  * so it knows nothing of dump formats or of kallsyms.  Each lives in a
- * file of its own (x86_64.c, arm64.c) that explains its layout before its
+ * file of its own (x86_64.c, arm64.c, ppc64.c) that explains its layout before its
  * code; arch.c holds the list of them and the recognition.
  */
 #ifndef MDF_ARCH_ARCH_H
@@ -150,6 +150,9 @@ struct arch_ops {
 
 extern const struct arch_ops arch_x86_64;
 extern const struct arch_ops arch_arm64;
+/* One machine (EM_PPC64) in two byte orders: two tables, alike but for their name and order. */
+extern const struct arch_ops arch_ppc64le;
+extern const struct arch_ops arch_ppc64;
 
 /*
  * The architecture of the dump @in, as its format says (input/dump_input.h):
@@ -159,7 +162,11 @@ extern const struct arch_ops arch_arm64;
  * one that no table here describes, in that order.
  */
 struct mdf_error *arch_from_format(const struct dump_input *in, const struct arch_ops **out);
-/* The architecture whose own lines @vi holds; an error when none, or more than one, has lines there. */
+/*
+ * The architecture whose own lines @vi holds; an error when none, or more
+ * than one, has lines there, or when they are a machine's that runs in
+ * either byte order (ppc64): VMCOREINFO's text does not say which.
+ */
 struct mdf_error *arch_from_vmcoreinfo(const struct vmcoreinfo *vi, const struct arch_ops **out);
 /* Both in turn: the format's word, else VMCOREINFO's, in the memory's byte order. */
 struct mdf_error *arch_detect(const struct dump_input *in, const struct vmcoreinfo *vi,

@@ -25,6 +25,7 @@
 #include "kernel/image_search.h"
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
+#include "kernel/kprobe_pages.h"
 #include "kernel/modules.h"
 #include "kernel/vmlinux.h"
 #include "memory/reader.h"
@@ -827,6 +828,23 @@ static void warn_of_search(const struct kernel *k)
 		 "kernel image", found);
 }
 
+/* kprobes' instruction pages, where the kernel's symbols and types locate their caches. */
+static struct mdf_error *write_kprobe_pages(struct kernel *k, FILE *out)
+{
+	struct kprobe_caches caches = { 0 };
+
+	if (mdf_error_drop(kernel_lookup_symbol(k, "kprobe_insn_slots", &caches.insn_slots)))
+		return NULL;
+	if (mdf_error_drop(kernel_lookup_symbol(k, "kprobe_optinsn_slots", &caches.optinsn_slots)))
+		caches.optinsn_slots = 0;
+	if (mdf_error_drop(kernel_lookup_offset(k, "kprobe_insn_cache.pages", &caches.cache_pages)) ||
+	    mdf_error_drop(kernel_lookup_offset(k, "kprobe_insn_cache.sym", &caches.cache_sym)) ||
+	    mdf_error_drop(kernel_lookup_offset(k, "kprobe_insn_page.list", &caches.page_list)) ||
+	    mdf_error_drop(kernel_lookup_offset(k, "kprobe_insn_page.insns", &caches.page_insns)))
+		return NULL;
+	return kprobe_pages_for_each(k->mem, &caches, write_symbol, out);
+}
+
 struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 {
 	struct kallsyms *ks;
@@ -842,5 +860,7 @@ struct mdf_error *kernel_write_kallsyms(struct kernel *k, FILE *out)
 		err = kallsyms_for_each(ks, write_symbol, out);
 	if (!err && mods)
 		err = modules_for_each_symbol(mods, write_symbol, out);
+	if (!err)
+		err = write_kprobe_pages(k, out);
 	return err;
 }

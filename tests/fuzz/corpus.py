@@ -11,13 +11,15 @@ are 64 MiB, and libFuzzer mutates small inputs best, so each seed keeps
 the parts of a dump that its reader looks at first (headers, notes,
 bitmaps, tables) and a few pages:
 
-  elf_input    mkvmcore's kexec, QEMU and 5-level dumps, makedumpfile -E's and
-               arm64 dumps in three page sizes, each PT_LOAD cut to its first
-               pages plus the page-table pages that translate a few symbols;
-               the kexec one also as a kcore (tests/py/mkkcore.py), with
-               big-endian headers (elf-relayout.py --order big), as an s390x
-               dump (big-endian headers and notes) and as QEMU's ppc64el one
-               (big-endian headers and notes, the CPUs' MSR little-endian)
+  elf_input    mkvmcore's kexec, QEMU and 5-level dumps, makedumpfile -E's,
+               arm64 dumps in three page sizes and ppc64 dumps of both MMUs,
+               both page sizes and both byte orders, each PT_LOAD cut to its
+               first pages plus the page-table pages that translate a few
+               symbols; the kexec one also as a kcore (tests/py/mkkcore.py),
+               with big-endian headers (elf-relayout.py --order big), as an
+               s390x dump (big-endian headers and notes) and as QEMU's
+               ppc64el one (big-endian headers and notes, the CPUs' MSR
+               little-endian)
   kdump_input  makedumpfile -l, -c, -p, -z and uncompressed at -d 31, a
                --split part, and QEMU's 64 KiB-block form of an arm64 dump,
                keeping the descriptors and data of a few pages and of the
@@ -73,16 +75,17 @@ def parse_vmcoreinfo(text):
 
 
 class Elf:
-    """An ELF64 dump's headers, and its memory by physical address."""
+    """An ELF64 dump's headers, in the byte order its e_ident says, and its memory by physical address."""
 
     def __init__(self, path):
         self.path = path
         with open(path, 'rb') as f:
             self.ehdr = bytearray(f.read(64))
-            (self.phoff, self.shoff) = struct.unpack_from('<QQ', self.ehdr, 32)
-            (self.phnum, shentsize, self.shnum) = struct.unpack_from('<HHH', self.ehdr, 56)
+            self.order = '>' if self.ehdr[5] == 2 else '<'
+            (self.phoff, self.shoff) = struct.unpack_from(self.order + 'QQ', self.ehdr, 32)
+            (self.phnum, shentsize, self.shnum) = struct.unpack_from(self.order + 'HHH', self.ehdr, 56)
             f.seek(self.phoff)
-            self.phdrs = [list(struct.unpack('<IIQQQQQQ', f.read(56))) for _ in range(self.phnum)]
+            self.phdrs = [list(struct.unpack(self.order + 'IIQQQQQQ', f.read(56))) for _ in range(self.phnum)]
             f.seek(self.shoff)
             self.shdrs = [bytearray(f.read(shentsize)) for _ in range(self.shnum)] if self.shoff else []
 
@@ -152,6 +155,48 @@ def arm64_table_pages(elf, vi, names):
     return pages
 
 
+# arch/ppc64.c's index widths (PTE, PMD, PUD, PGD), by MMU and page size.
+PPC64_SHAPES = {(True, 12): (9, 9, 9, 13), (True, 16): (5, 9, 9, 13), (False, 12): (9, 7, 9, 9),
+                (False, 16): (8, 10, 10, 8)}
+PPC64_PAGE_OFFSET = 0xc000000000000000
+
+
+def ppc64_table_pages(elf, vi, names):
+    """The 4 KiB pieces of a ppc64 dump's page tables that a walk to @names reads (entries are
+    big-endian), their targets, the whole PGD and the first piece of each table below it, and the
+    kernel's variables that describe vmemmap (vmemmap_list and its nodes, which lie together in
+    the generator's image)."""
+    page_shift = int(vi['PAGESIZE']).bit_length() - 1
+    bits = PPC64_SHAPES[(vi.get('NUMBER(RADIX_MMU)') == '1', page_shift)]
+    root = int(vi['SYMBOL(swapper_pg_dir)'], 16) - PPC64_PAGE_OFFSET
+    # All of the PGD, and the first piece of each table it points to: arch/ppc64.c checks them.
+    pgd_bytes = 8 << bits[3]
+    pages = {(root & ~(PAGE - 1)) + i * PAGE for i in range((pgd_bytes + PAGE - 1) // PAGE)}
+    for i in range(1 << bits[3]):
+        raw = elf.read_phys(root + 8 * i, 8)
+        entry = struct.unpack('>Q', raw)[0] if raw else 0
+        if entry >> 63:
+            pages.add((entry & ~0xc0000000000000ff) & ~(PAGE - 1))
+    variables = int(vi['SYMBOL(vmemmap_list)'], 16) - PPC64_PAGE_OFFSET
+    pages |= {(variables & ~(PAGE - 1)) + i * PAGE for i in range(3)}
+    for name in names:
+        vaddr, table = int(vi['SYMBOL(%s)' % name], 16), root
+        for level in range(3, -1, -1):
+            shift = page_shift + sum(bits[:level])
+            at = table + ((vaddr >> shift) & ((1 << bits[level]) - 1)) * 8
+            pages.add(at & ~(PAGE - 1))
+            raw = elf.read_phys(at, 8)
+            entry = struct.unpack('>Q', raw)[0] if raw else 0
+            if not entry >> 63:
+                break
+            if level == 0 or entry >> 62 & 1:
+                size = 1 << shift
+                pages.add(((entry & ((1 << 53) - 1) & ~(size - 1)) | (vaddr & (size - 1))) & ~(PAGE - 1))
+                break
+            table = entry & ~0xc0000000000000ff
+    return pages
+
+
 def shrink_elf(elf, vi, first_pages, cut, keep=None):
     """A small ELF: the notes, then each PT_LOAD's first pages and the page-table pages.
 
@@ -181,14 +226,15 @@ def shrink_elf(elf, vi, first_pages, cut, keep=None):
     phdrs_at = 64 + 64 * len(sections)
     data_at = phdrs_at + 56 * (len(segments) + 1)
     ehdr = bytearray(elf.ehdr)
-    struct.pack_into('<QQ', ehdr, 32, phdrs_at, 64 if sections else 0)
-    struct.pack_into('<HHHH', ehdr, 56, len(segments) + 1, 64, len(sections),
-                     struct.unpack_from('<H', elf.ehdr, 62)[0] if sections else 0)
+    bo = elf.order
+    struct.pack_into(bo + 'QQ', ehdr, 32, phdrs_at, 64 if sections else 0)
+    struct.pack_into(bo + 'HHHH', ehdr, 56, len(segments) + 1, 64, len(sections),
+                     struct.unpack_from(bo + 'H', elf.ehdr, 62)[0] if sections else 0)
     body = bytearray(notes)
-    phdrs = [struct.pack('<IIQQQQQQ', PT_NOTE, 0, data_at, 0, 0, len(notes), len(notes), 0)]
+    phdrs = [struct.pack(bo + 'IIQQQQQQ', PT_NOTE, 0, data_at, 0, 0, len(notes), len(notes), 0)]
     for p, paddr, filesz, memsz in segments:
         vaddr = p[3] + (paddr - p[4]) if p[3] else 0
-        phdrs.append(struct.pack('<IIQQQQQQ', PT_LOAD, p[1], data_at + len(body), vaddr, paddr, filesz, memsz,
+        phdrs.append(struct.pack(bo + 'IIQQQQQQ', PT_LOAD, p[1], data_at + len(body), vaddr, paddr, filesz, memsz,
                                  p[7]))
         body += elf.read(p[2] + (paddr - p[4]), filesz)
     shdrs = b''
@@ -448,6 +494,18 @@ def main():
             with open(qemu, 'rb') as f:
                 write_seed(out, 'kdump_input', name + '-qemu-64k-blocks.kdump',
                            shrink_kdump(f.read(), 6, {paddr >> 16 for paddr in tables}))
+    # ppc64 (mkvmcore --arch ppc64): radix and hash with 4K and 64K pages, and a big-endian kernel's.
+    for mmu, pages, order in (('radix', '4K', ''), ('radix', '64K', ''), ('hash', '4K', ''), ('hash', '64K', ''),
+                              ('hash', '64K', '-be')):
+        name = 'ppc64-%s-%s%s' % (mmu, pages, order)
+        ppc64 = os.path.join(work, name + '.elf')
+        run(mkvmcore, '--arch', 'ppc64', '--mmu', mmu, '--page-size', pages, *(['--big-endian'] if order else []),
+            '--vmcoreinfo-out', ppc64 + '.vmcoreinfo', ppc64)
+        with open(ppc64 + '.vmcoreinfo') as f:
+            ppc64_vi = parse_vmcoreinfo(f.read())
+        elf = Elf(ppc64)
+        tables = ppc64_table_pages(elf, ppc64_vi, ['_stext', 'vmemmap'])
+        write_seed(out, 'elf_input', name + '.elf', shrink_elf(elf, ppc64_vi, 2, False, tables))
     elf_e = os.path.join(work, 'kexec-E.elf')
     run(mdf, '-f', '-E', '-d', '31', path['kexec'], elf_e)
     write_seed(out, 'elf_input', 'makedumpfile-E.elf', shrink_elf(Elf(elf_e), vi['kexec'], 2, True))

@@ -11,6 +11,7 @@
 #ifndef FUZZ_DUMP_H
 #define FUZZ_DUMP_H
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,10 +104,26 @@ static void fuzz_dump_optional_ops(struct dump_input *in)
 	}
 }
 
-/* What the kernel image's translation meets first: the symbols VMCOREINFO names. */
+/* At most this many table pages are named: the walk's first ones are what an input steers. */
+#define FUZZ_DUMP_TABLE_PAGES 4096
+
+static struct mdf_error *fuzz_dump_table_page(uint64_t paddr, void *arg)
+{
+	unsigned int *count = arg;
+
+	fuzz_dump_sink += (unsigned int)paddr;
+	return ++*count < FUZZ_DUMP_TABLE_PAGES ? NULL : mdf_error_code(-E2BIG);
+}
+
+/*
+ * What the kernel image's translation meets first: the symbols VMCOREINFO
+ * names (vmemmap's through its page tables or ppc64's vmemmap_list), and
+ * the walk of every page of the kernel's page tables.
+ */
 static void fuzz_dump_memory(struct dump_input *in, const struct vmcoreinfo *vi)
 {
-	static const char *const symbols[] = { "_stext", "init_uts_ns", "swapper_pg_dir", "mem_section" };
+	static const char *const symbols[] = { "_stext", "init_uts_ns", "swapper_pg_dir", "mem_section", "vmemmap" };
+	unsigned int table_pages = 0;
 	const struct arch_ops *arch;
 	struct memory *mem = NULL;
 	struct mdf_error *err = arch_detect(in, vi, &arch);
@@ -123,6 +140,8 @@ static void fuzz_dump_memory(struct dump_input *in, const struct vmcoreinfo *vi)
 		if (!mdf_error_drop(mem_read_virt(mem, vaddr, bytes, sizeof(bytes))))
 			fuzz_dump_touch(bytes, sizeof(bytes));
 	}
+	if (!err)
+		fuzz_dump_sink += mdf_error_drop(mem_for_each_table_page(mem, fuzz_dump_table_page, &table_pages));
 	mdf_error_free(err);
 	memory_free(mem);
 }

@@ -310,6 +310,9 @@ void gpu_free(struct gen *g);
 /* gen_arm64.c: mkvmcore --arch arm64, a dump for translation alone */
 int arm64_main(int argc, char **argv);
 
+/* gen_ppc64.c: mkvmcore --arch ppc64, a dump for translation alone */
+int ppc64_main(int argc, char **argv);
+
 /* gen_elf.c */
 void vmcoreinfo_build(struct gen *g);
 void elf_write(struct gen *g);

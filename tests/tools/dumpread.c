@@ -40,6 +40,8 @@
  *                                                  "direct_map A", "vmemmap_start A",
  *                                                  "vmalloc A B" and "image VADDR PADDR
  *                                                  SIZE", or "NAME error TEXT"
+ *   dumpread [-i VMCOREINFO] VMCORE tables         the physical address of each page of
+ *                                                  the kernel's page tables, one a line
  *   dumpread [-i VMCOREINFO] VMCORE scan LEVEL     page classification at a dump
  *                                                  level: "max_pfn N", a count line
  *                                                  per category, then "dumpable A B"
@@ -339,6 +341,13 @@ out:
 	return rc;
 }
 
+static struct mdf_error *print_table_page(uint64_t paddr, void *arg)
+{
+	(void)arg;
+	printf("0x%" PRIx64 "\n", paddr);
+	return NULL;
+}
+
 static void print_kernel_address(struct memory *mem, uint64_t vaddr)
 {
 	printf("kernel_address 0x%" PRIx64 " %s\n", vaddr, mem_is_kernel_address(mem, vaddr) ? "yes" : "no");
@@ -391,7 +400,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - arg < 2) {
 		fprintf(stderr, "usage: dumpread [-i VMCOREINFO] VMCORE "
-			"info|notes|write|pages|vtop|virt|ranges|symbol|vmcoreinfo|layout|scan ...\n");
+			"info|notes|write|pages|vtop|virt|ranges|symbol|vmcoreinfo|layout|tables|scan ...\n");
 		return 2;
 	}
 	err = input_open(argv[arg], &in);
@@ -492,6 +501,9 @@ int main(int argc, char **argv)
 		for (int i = arg + 2; i < argc; i++)
 			print_vmcoreinfo(kernel, argv[i]);
 		rc = 0;
+	} else if (!strcmp(argv[arg + 1], "tables")) {
+		err = mem_for_each_table_page(mem, print_table_page, NULL);
+		rc = err ? 1 : 0;
 	} else if (!strcmp(argv[arg + 1], "layout")) {
 		cmd_layout(in, mem, kernel);
 		rc = 0;

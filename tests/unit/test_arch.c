@@ -9,7 +9,8 @@
  *    input settled for the memory must be the table's;
  *  - where $SHARED (../shared) holds them, each shared dump's VMCOREINFO text gives
  *    the machine its guest's `uname -a` names (guest/uname-a.txt), or,
- *    for one no table here describes, an error;
+ *    for one no table here describes or whose byte order VMCOREINFO
+ *    cannot tell (ppc64le), an error;
  *  - the page size VMCOREINFO says must be one of the architecture's;
  *  - the memory reader's typed reads take the dump's byte order: a
  *    big-endian table over the same bytes reads them the other way.
@@ -30,6 +31,7 @@
 
 #define X86_64_LINES "OSRELEASE=6.1.0\nPAGESIZE=4096\nSYMBOL(init_top_pgt)=ffffffff9302a000\nNUMBER(phys_base)=176160768\n"
 #define ARM64_LINES "OSRELEASE=6.1.0\nPAGESIZE=4096\nNUMBER(VA_BITS)=48\nNUMBER(kimage_voffset)=0xffffafb70ae00000\n"
+#define PPC64_LINES "OSRELEASE=6.12.0\nPAGESIZE=4096\nSYMBOL(mmu_psize_defs)=c00000000276bb28\nNUMBER(RADIX_MMU)=1\n"
 
 #define LE BYTE_ORDER_LITTLE
 #define BE BYTE_ORDER_BIG
@@ -69,8 +71,20 @@ static void test_detection(void)
 	expect("ELF EM_X86_64", EM_X86_64, ELFDATA2LSB, LE, NULL, ARM64_LINES, &arch_x86_64, NULL);
 	expect("ELF EM_AARCH64", EM_AARCH64, ELFDATA2LSB, LE, NULL, X86_64_LINES, &arch_arm64, NULL);
 	expect("ELF EM_RISCV", EM_RISCV, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL,
-	       "dump: ELF machine 243 is not supported (x86_64 and aarch64 only)");
+	       "dump: ELF machine 243 is not supported (x86_64, aarch64, ppc64le and ppc64 only)");
 	expect("ELF EM_NONE", EM_NONE, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL, "ELF machine 0 is not supported");
+	/* One machine, two byte orders: the memory's order picks the table; VMCOREINFO cannot. */
+	expect("little-endian EM_PPC64", EM_PPC64, ELFDATA2LSB, LE, NULL, PPC64_LINES, &arch_ppc64le, NULL);
+	expect("big-endian EM_PPC64", EM_PPC64, ELFDATA2MSB, BE, NULL, PPC64_LINES, &arch_ppc64, NULL);
+	expect("big-endian ELF headers of EM_PPC64, its memory little-endian (QEMU's)", EM_PPC64, ELFDATA2MSB, LE,
+	       NULL, PPC64_LINES, &arch_ppc64le, NULL);
+	expect("kdump header ppc64le", EM_NONE, 0, LE, "ppc64le", PPC64_LINES, &arch_ppc64le, NULL);
+	expect("kdump header ppc64", EM_NONE, 0, BE, "ppc64", PPC64_LINES, &arch_ppc64, NULL);
+	expect("no machine, ppc64's VMCOREINFO", EM_NONE, 0, LE, NULL, PPC64_LINES, NULL,
+	       "VMCOREINFO is a ppc64le or ppc64 kernel's (SYMBOL(mmu_psize_defs)), and the dump does not say "
+	       "which byte order it runs in");
+	expect("no machine, ppc64's and x86_64's lines", EM_NONE, 0, LE, NULL, X86_64_LINES PPC64_LINES, NULL,
+	       "VMCOREINFO has lines of two architectures");
 	expect("big-endian ELF headers of EM_X86_64, its memory little-endian", EM_X86_64, ELFDATA2MSB, LE, NULL,
 	       X86_64_LINES, &arch_x86_64, NULL);
 	expect("big-endian ELF EM_AARCH64", EM_AARCH64, ELFDATA2MSB, BE, NULL, X86_64_LINES, NULL,
@@ -185,6 +199,10 @@ static void test_page_sizes(void)
 	expect_page_size(&arch_arm64, "PAGESIZE=8192\n", 0);
 	expect_page_size(&arch_arm64, "PAGESIZE=12288\n", 0);
 	expect_page_size(&arch_arm64, "PAGESIZE=4k\n", 0);
+	expect_page_size(&arch_ppc64le, "PAGESIZE=4096\n", 4096);
+	expect_page_size(&arch_ppc64, "PAGESIZE=65536\n", 65536);
+	expect_page_size(&arch_ppc64le, "PAGESIZE=16384\n", 0);
+	expect_page_size(&arch_ppc64le, NULL, 65536);
 }
 
 /* The same bytes read through a little- and a big-endian table. */
