@@ -21,7 +21,7 @@
 #include "input/vmcoreinfo.h"
 #include "util/error.h"
 
-static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64 };
+static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64, &arch_riscv64 };
 
 #define NR_ARCHITECTURES (sizeof(architectures) / sizeof(architectures[0]))
 

@@ -150,6 +150,7 @@ struct arch_ops {
 
 extern const struct arch_ops arch_x86_64;
 extern const struct arch_ops arch_arm64;
+extern const struct arch_ops arch_riscv64;
 
 /*
  * The architecture of the dump @in, as its format says (input/dump_input.h):
