@@ -118,8 +118,13 @@ static uint64_t entry_address(uint64_t pte)
 	return ((pte >> PTE_PPN_SHIFT) & PTE_PPN_MASK) << PAGE_SHIFT;
 }
 
-static struct mdf_error *walk(const struct riscv64_state *st, uint64_t root, uint64_t vaddr, uint64_t *paddr,
-			      uint64_t *page_size)
+/*
+ * Walks from @root.  A table the reader cannot read is named in
+ * *@unread_table (when not NULL), and the table whose entry points to it
+ * in *@parent (the root itself: 0).
+ */
+static struct mdf_error *walk_traced(const struct riscv64_state *st, uint64_t root, uint64_t vaddr,
+				     uint64_t *paddr, uint64_t *page_size, uint64_t *unread_table, uint64_t *parent)
 {
 	uint64_t tables[MAX_LEVELS];
 	uint64_t table = root;
@@ -133,8 +138,13 @@ static struct mdf_error *walk(const struct riscv64_state *st, uint64_t root, uin
 
 		tables[st->levels - 1 - level] = table;
 		err = phys_read_u64(&st->reader, table + index * 8, &pte);
-		if (err)
+		if (err) {
+			if (unread_table) {
+				*unread_table = table;
+				*parent = level == st->levels - 1 ? 0 : tables[st->levels - 2 - level];
+			}
 			return err;
+		}
 		next = entry_address(pte);
 		switch (entry_kind(pte, level)) {
 		case ENTRY_INVALID:
@@ -160,6 +170,12 @@ static struct mdf_error *walk(const struct riscv64_state *st, uint64_t root, uin
 		table = next;
 	}
 	return &mdf_error_unmapped;
+}
+
+static struct mdf_error *walk(const struct riscv64_state *st, uint64_t root, uint64_t vaddr, uint64_t *paddr,
+			      uint64_t *page_size)
+{
+	return walk_traced(st, root, vaddr, paddr, page_size, NULL, NULL);
 }
 
 static struct mdf_error *riscv64_vtop(void *state, uint64_t vaddr, uint64_t *paddr, uint64_t *page_size)
@@ -306,22 +322,26 @@ static struct mdf_error *read_config(struct riscv64_state *st, const struct vmco
 /* _stext through the page tables must land where va_kernel_pa_offset says. */
 static struct mdf_error *check_kernel_image(const struct riscv64_state *st, uint64_t stext)
 {
-	uint64_t paddr;
+	uint64_t paddr, unread = 0, parent = 0;
 	struct mdf_error *err;
 
 	if (stext < kernel_half(st))
 		return mdf_error(-MDF_ECORRUPT, "SYMBOL(_stext)=%" PRIx64 " is not in the kernel's half of the "
 				 "%d-bit address space NUMBER(VA_BITS) gives", stext, st->va_bits);
-	err = walk(st, st->root, stext, &paddr, NULL);
+	err = walk_traced(st, st->root, stext, &paddr, NULL, &unread, &parent);
 	if (err == &mdf_error_unmapped)
 		return mdf_error(-MDF_ECORRUPT, "SYMBOL(_stext)=%" PRIx64 " is not mapped by the %d-level page "
 				 "tables at physical 0x%" PRIx64 " that SYMBOL(swapper_pg_dir), "
 				 "NUMBER(va_kernel_pa_offset) and NUMBER(VA_BITS)=%d locate", stext, st->levels,
 				 st->root, st->va_bits);
-	if (err && err->shared)
+	if (err && err->shared && !parent)
 		return mdf_error(-MDF_ECORRUPT, "the kernel page tables at physical 0x%" PRIx64 " (SYMBOL("
 				 "swapper_pg_dir) - NUMBER(va_kernel_pa_offset)) are not in the dump (%s)", st->root,
 				 mdf_error_text(err));
+	if (err && err->shared)
+		return mdf_error(-MDF_ECORRUPT, "the page table at 0x%" PRIx64 " is not in the dump (%s), but the "
+				 "one at 0x%" PRIx64 " points there for SYMBOL(_stext)=%" PRIx64, unread,
+				 mdf_error_text(err), parent, stext);
 	if (err)
 		return mdf_error_wrap(err, "translating SYMBOL(_stext)");
 	if (paddr != stext - st->va_kernel_pa_offset)

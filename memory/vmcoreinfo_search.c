@@ -65,6 +65,7 @@ struct search {
 	struct dump_input *in;
 	const struct arch_ops *arch;
 	unsigned char *pages;     /* room for a note's header and text */
+	uint8_t *present;         /* a block's pages that the dump holds */
 	uint64_t pages_read;
 	unsigned int candidates;
 	/* Why the first candidate was not taken, and where it is. */
@@ -208,34 +209,54 @@ static bool try_page(struct search *s, uint64_t pfn, struct vmcoreinfo_found *ou
 	return false;
 }
 
-/* The pfn at position @pos of the dump's pages, counted up through its ranges. */
-static uint64_t pfn_at(const struct dump_input *in, uint64_t pos)
+/* The dump's memory as blocks of @step pages or fewer, each in one range from its start: how many. */
+static uint64_t count_blocks(const struct dump_input *in, uint64_t step)
 {
+	uint64_t total = 0;
+
 	for (size_t i = 0; i < in->nr_ranges; i++) {
 		uint64_t first = in->ranges[i].start / in->page_size;
 		uint64_t end = (in->ranges[i].end + in->page_size - 1) / in->page_size;
 
-		if (pos < end - first)
-			return first + pos;
-		pos -= end - first;
+		total += (end - first + step - 1) / step;
 	}
-	return UINT64_MAX;
-}
-
-static uint64_t count_pages(const struct dump_input *in)
-{
-	uint64_t total = 0;
-
-	for (size_t i = 0; i < in->nr_ranges; i++)
-		total += (in->ranges[i].end + in->page_size - 1) / in->page_size - in->ranges[i].start / in->page_size;
 	return total;
 }
 
-/* Positions [@from, @to), ascending; whether the note was found. */
-static bool try_positions(struct search *s, uint64_t from, uint64_t to, struct vmcoreinfo_found *out)
+/* Block @index's pfns, [*@first, *@end). */
+static void block_at(const struct dump_input *in, uint64_t step, uint64_t index, uint64_t *first, uint64_t *end)
 {
-	for (uint64_t pos = from; pos < to; pos++)
-		if (try_page(s, pfn_at(s->in, pos), out))
+	for (size_t i = 0; i < in->nr_ranges; i++) {
+		uint64_t start = in->ranges[i].start / in->page_size;
+		uint64_t stop = (in->ranges[i].end + in->page_size - 1) / in->page_size;
+		uint64_t blocks = (stop - start + step - 1) / step;
+
+		if (index < blocks) {
+			*first = start + index * step;
+			*end = stop - *first < step ? stop : *first + step;
+			return;
+		}
+		index -= blocks;
+	}
+	*first = *end = 0;
+}
+
+/*
+ * The pages of block @index that the dump holds data for (an ELF segment's
+ * past its file data, a kdump file's excluded pages are not read), in
+ * ascending order; whether the note was found.
+ */
+static bool try_block(struct search *s, uint64_t step, uint64_t index, struct vmcoreinfo_found *out)
+{
+	uint64_t first, end, base;
+
+	block_at(s->in, step, index, &first, &end);
+	base = first & ~(uint64_t)7;
+	memset(s->present, 0xff, (size_t)((end - base + 7) / 8));
+	if (s->in->ops->clear_missing)
+		s->in->ops->clear_missing(s->in, base, end, s->present);
+	for (uint64_t pfn = first; pfn < end; pfn++)
+		if (s->present[(pfn - base) / 8] >> ((pfn - base) % 8) & 1 && try_page(s, pfn, out))
 			return true;
 	return false;
 }
@@ -244,39 +265,35 @@ struct mdf_error *vmcoreinfo_search(struct dump_input *in, const struct arch_ops
 				    struct vmcoreinfo_found *out)
 {
 	struct search s = { .in = in, .arch = arch };
-	uint64_t low = 0, high = count_pages(in), step = SEARCH_STEP / in->page_size;
+	uint64_t step = SEARCH_STEP / in->page_size ? SEARCH_STEP / in->page_size : 1;
+	uint64_t low = 0, high = count_blocks(in, step);
 	struct timespec start, end;
 	bool found = false, from_low = true;
 
 	memset(out, 0, sizeof(*out));
-	if (!step)
-		step = 1;
 	s.pages = malloc(((NOTE_DESC_OFFSET + MAX_TEXT) / in->page_size + 1) * (size_t)in->page_size);
-	if (!s.pages)
+	s.present = malloc(step / 8 + 2);
+	if (!s.pages || !s.present) {
+		free(s.pages);
+		free(s.present);
 		return &mdf_error_enomem;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (low < high && !found) {
-		uint64_t n = high - low < step ? high - low : step;
-
-		if (from_low) {
-			found = try_positions(&s, low, low + n, out);
-			low += n;
-		} else {
-			found = try_positions(&s, high - n, high, out);
-			high -= n;
-		}
+		found = try_block(&s, step, from_low ? low++ : --high, out);
 		from_low = !from_low;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	out->pages_read = s.pages_read;
 	out->seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
 	free(s.pages);
+	free(s.present);
 	if (found) {
 		mdf_error_free(s.first_rejection);
 		return NULL;
 	}
 	if (!s.candidates)
-		return mdf_error(-ENOENT, "no VMCOREINFO note starts any of its %" PRIu64 " pages either",
+		return mdf_error(-ENOENT, "no VMCOREINFO note starts any of the %" PRIu64 " pages it holds either",
 				 s.pages_read);
 	if (s.candidates == 1)
 		return mdf_error_wrap(s.first_rejection, "the VMCOREINFO note at physical 0x%" PRIx64 " is not "
