@@ -310,6 +310,9 @@ void gpu_free(struct gen *g);
 /* gen_arm64.c: mkvmcore --arch arm64, a dump for translation alone */
 int arm64_main(int argc, char **argv);
 
+/* gen_riscv64.c: mkvmcore --arch riscv64, a dump for translation and the VMCOREINFO search */
+int riscv64_main(int argc, char **argv);
+
 /* gen_elf.c */
 void vmcoreinfo_build(struct gen *g);
 void elf_write(struct gen *g);
