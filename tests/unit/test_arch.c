@@ -29,6 +29,8 @@
 
 #define X86_64_LINES "OSRELEASE=6.1.0\nPAGESIZE=4096\nSYMBOL(init_top_pgt)=ffffffff9302a000\nNUMBER(phys_base)=176160768\n"
 #define ARM64_LINES "OSRELEASE=6.1.0\nPAGESIZE=4096\nNUMBER(VA_BITS)=48\nNUMBER(kimage_voffset)=0xffffafb70ae00000\n"
+#define RISCV64_LINES "OSRELEASE=6.12.0\nPAGESIZE=4096\nNUMBER(phys_ram_base)=2147483648\nNUMBER(VA_BITS)=57\n" \
+	"NUMBER(va_kernel_pa_offset)=0xfffffffeffe00000\n"
 
 static struct vmcoreinfo *parse(const char *text)
 {
@@ -61,19 +63,21 @@ static void test_detection(void)
 {
 	expect("ELF EM_X86_64", EM_X86_64, ELFDATA2LSB, NULL, ARM64_LINES, &arch_x86_64, NULL);
 	expect("ELF EM_AARCH64", EM_AARCH64, ELFDATA2LSB, NULL, X86_64_LINES, &arch_arm64, NULL);
-	expect("ELF EM_RISCV", EM_RISCV, ELFDATA2LSB, NULL, X86_64_LINES, NULL,
-	       "dump: ELF machine 243 is not supported (x86_64 and aarch64 only)");
+	expect("ELF EM_RISCV", EM_RISCV, ELFDATA2LSB, NULL, X86_64_LINES, &arch_riscv64, NULL);
+	expect("ELF EM_MIPS", EM_MIPS, ELFDATA2LSB, NULL, X86_64_LINES, NULL, "dump: ELF machine 8 is not supported (");
 	expect("ELF EM_NONE", EM_NONE, ELFDATA2LSB, NULL, X86_64_LINES, NULL, "ELF machine 0 is not supported");
 	expect("big-endian ELF EM_X86_64", EM_X86_64, ELFDATA2MSB, NULL, X86_64_LINES, NULL,
 	       "a big-endian ELF of ELF machine 62 (x86_64), which is little-endian");
 	expect("kdump header x86_64", EM_NONE, 0, "x86_64", ARM64_LINES, &arch_x86_64, NULL);
 	expect("kdump header aarch64", EM_NONE, 0, "aarch64", X86_64_LINES, &arch_arm64, NULL);
+	expect("kdump header riscv64", EM_NONE, 0, "riscv64", X86_64_LINES, &arch_riscv64, NULL);
 	expect("kdump header s390x", EM_NONE, 0, "s390x", X86_64_LINES, NULL,
 	       "a dump of a s390x machine: not an architecture");
 	expect("no machine, x86_64's VMCOREINFO", EM_NONE, 0, NULL, X86_64_LINES, &arch_x86_64, NULL);
 	expect("no machine, init_level4_pgt alone (before 4.13)", EM_NONE, 0, NULL,
 	       "SYMBOL(init_level4_pgt)=ffffffff81e0a000\n", &arch_x86_64, NULL);
 	expect("no machine, arm64's VMCOREINFO", EM_NONE, 0, NULL, ARM64_LINES, &arch_arm64, NULL);
+	expect("no machine, riscv64's VMCOREINFO", EM_NONE, 0, NULL, RISCV64_LINES, &arch_riscv64, NULL);
 	expect("no machine, both architectures' lines", EM_NONE, 0, NULL, X86_64_LINES ARM64_LINES, NULL,
 	       "VMCOREINFO has lines of two architectures");
 	expect("no machine, neither's lines", EM_NONE, 0, NULL, "OSRELEASE=6.1.0\nNUMBER(VA_BITS)=39\n", NULL,
@@ -129,7 +133,8 @@ static void test_real(void)
 		    mdf_error_drop(vmcoreinfo_load_file(path, &vi)))
 			continue;
 		err = arch_from_vmcoreinfo(vi, &got);
-		known = !strcmp(machine, arch_x86_64.name) || !strcmp(machine, arch_arm64.name);
+		known = !strcmp(machine, arch_x86_64.name) || !strcmp(machine, arch_arm64.name) ||
+			!strcmp(machine, arch_riscv64.name);
 		if (known)
 			check(!err && got && !strcmp(got->name, machine), "%s: VMCOREINFO says %s, as uname -a",
 			      path, machine);
@@ -171,6 +176,8 @@ static void test_page_sizes(void)
 	expect_page_size(&arch_arm64, "PAGESIZE=8192\n", 0);
 	expect_page_size(&arch_arm64, "PAGESIZE=12288\n", 0);
 	expect_page_size(&arch_arm64, "PAGESIZE=4k\n", 0);
+	expect_page_size(&arch_riscv64, "PAGESIZE=4096\n", 4096);
+	expect_page_size(&arch_riscv64, "PAGESIZE=65536\n", 0);
 }
 
 /* The same bytes read through a little- and a big-endian table. */
