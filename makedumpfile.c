@@ -84,7 +84,7 @@ static int print_error(struct mdf_error *err)
 }
 
 /*
- * A dump without a VMCOREINFO note (QEMU's of a machine without fw_cfg):
+ * A dump without a VMCOREINFO note (QEMU's of a guest without its vmcoreinfo device):
  * the kernel's own, from its memory, said once as a warning.
  */
 static int find_vmcoreinfo_in_memory(struct mdf_context *ctx)

@@ -3,8 +3,9 @@
  * VMCOREINFO for a dump that carries none: the crashed kernel's own note,
  * found in the dump's physical memory and checked against the kernel it
  * describes.  QEMU writes the note into its ELF only when the guest has
- * fw_cfg's vmcoreinfo device; machines without it (riscv64's virt, s390x's
- * s390-ccw-virtio, ppc64's pseries) give ELF dumps without one.
+ * its vmcoreinfo device (on fw_cfg): s390x and ppc64 pseries guests, which
+ * have no fw_cfg, and guests not given the device give ELF dumps without
+ * one.
  */
 #ifndef MDF_MEMORY_VMCOREINFO_SEARCH_H
 #define MDF_MEMORY_VMCOREINFO_SEARCH_H
