@@ -20,11 +20,12 @@
  * VMCOREINFO).
  *
  * The search.  Page starts only: the first 24 bytes of each page of the
- * dump's memory are the header or not.  It reads a MiB from the bottom of
- * physical memory, then a MiB from the top, and so on towards the middle,
- * each MiB in ascending order so that the input reads it in large pieces
- * (elf_dump.c's read-ahead).  A page whose start is the header is a
- * candidate; it is taken only when
+ * dump's memory are the header or not.  It takes the memory in blocks of
+ * a MiB, the first block of the lowest range, then the last of the
+ * highest, and so on towards the middle, each block in ascending order so
+ * that the input reads it in large pieces (elf_dump.c's read-ahead), and
+ * only the pages the dump holds data for (clear_missing).  A page whose
+ * start is the header is a candidate; it is taken only when
  *  - its text is whole in the dump, printable, one KEY=VALUE per line,
  *    with OSRELEASE and PAGESIZE;
  *  - the architecture (the format's, else the one its lines name) stores
@@ -35,7 +36,7 @@
  * A stale copy (a previous kernel's, before kexec) fails the last test:
  * its symbols do not fit the page tables of the kernel that crashed.
  * The first candidate that passes is taken; the search stops there.  A
- * dump with no note at all costs one read of all of its memory.
+ * dump with no note at all costs one read of all the memory it holds.
  */
 #include <inttypes.h>
 #include <stdlib.h>
