@@ -32,8 +32,8 @@
  * entries whose PPN is anything: there N with another PPN ending is read
  * as the plain page it is.  Kernel mappings of RAM use neither.
  *
- * The layout (Documentation/arch/riscv/vm-layout.rst; VMCOREINFO says the
- * numbers since 6.0):
+ * The layout (Documentation/arch/riscv/vm-layout.rst; the kernel's
+ * arch_crash_save_vmcoreinfo() writes the numbers into VMCOREINFO):
  *  - the direct map of all RAM at NUMBER(PAGE_OFFSET): physical address
  *    p at PAGE_OFFSET + p - NUMBER(phys_ram_base), the start of RAM;
  *    a quarter of the walked space at most, but its last part may be
