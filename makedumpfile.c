@@ -93,9 +93,8 @@ static int find_vmcoreinfo_in_memory(struct mdf_context *ctx)
 	struct mdf_error *err = vmcoreinfo_search(ctx->input, ctx->arch, &found);
 
 	if (err)
-		return print_error(mdf_error_wrap(err, "%s: the dump has no VMCOREINFO note, and its memory "
-						  "holds none that fits; give one with -i VMCOREINFO",
-						  ctx->opt.vmcore));
+		return print_error(mdf_error_wrap(err, "%s: the dump has no VMCOREINFO note; give one with -i "
+						  "VMCOREINFO", ctx->opt.vmcore));
 	msg_warn("%s: the dump has no VMCOREINFO note: using the kernel's own, found in its memory at "
 		 "physical 0x%" PRIx64 " and checked against init_uts_ns", ctx->opt.vmcore, found.paddr);
 	msg_debug("VMCOREINFO search: %" PRIu64 " pages read in %.3f s", found.pages_read, found.seconds);

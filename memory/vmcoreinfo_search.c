@@ -43,6 +43,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "input/elf_notes.h"
 #include "input/vmcoreinfo.h"
 #include "memory/reader.h"
 #include "memory/vmcoreinfo_search.h"
@@ -210,6 +211,29 @@ static bool try_page(struct search *s, uint64_t pfn, struct vmcoreinfo_found *ou
 	return false;
 }
 
+/*
+ * The search is for a dump whose notes hold no VMCOREINFO, not for one
+ * whose notes are damaged: there the note may be among those lost, and
+ * the notes a writer copies into the new dump would be as damaged.  Every
+ * byte of the notes must be in a whole note, or in zeros to their end
+ * (kexec pads its note segments so).
+ */
+static struct mdf_error *check_notes_whole(const struct dump_input *in)
+{
+	const unsigned char *notes = in->notes;
+	struct elf_note note;
+	size_t pos = 0, at = 0;
+
+	while (at = pos, elf_note_next(notes, in->notes_size, &pos, &note) == ELF_NOTE_FOUND)
+		if (elf_note_is_padding(&note))
+			break;
+	for (size_t i = at; i < in->notes_size; i++)
+		if (notes[i])
+			return mdf_error(-MDF_ECORRUPT, "its notes are damaged from note offset 0x%zx on, where one "
+					 "may have been; its memory is not searched", at);
+	return NULL;
+}
+
 /* The dump's memory as blocks of @step pages or fewer, each in one range from its start: how many. */
 static uint64_t count_blocks(const struct dump_input *in, uint64_t step)
 {
@@ -270,8 +294,12 @@ struct mdf_error *vmcoreinfo_search(struct dump_input *in, const struct arch_ops
 	uint64_t low = 0, high = count_blocks(in, step);
 	struct timespec start, end;
 	bool found = false, from_low = true;
+	struct mdf_error *err;
 
 	memset(out, 0, sizeof(*out));
+	err = check_notes_whole(in);
+	if (err)
+		return err;
 	s.pages = malloc(((NOTE_DESC_OFFSET + MAX_TEXT) / in->page_size + 1) * (size_t)in->page_size);
 	s.present = malloc(step / 8 + 2);
 	if (!s.pages || !s.present) {
@@ -294,11 +322,11 @@ struct mdf_error *vmcoreinfo_search(struct dump_input *in, const struct arch_ops
 		return NULL;
 	}
 	if (!s.candidates)
-		return mdf_error(-ENOENT, "no VMCOREINFO note starts any of the %" PRIu64 " pages it holds either",
+		return mdf_error(-ENOENT, "nor does one start any of the %" PRIu64 " pages of memory it holds",
 				 s.pages_read);
 	if (s.candidates == 1)
-		return mdf_error_wrap(s.first_rejection, "the VMCOREINFO note at physical 0x%" PRIx64 " is not "
+		return mdf_error_wrap(s.first_rejection, "the one in its memory at physical 0x%" PRIx64 " is not "
 				      "the crashed kernel's", s.first_paddr);
-	return mdf_error_wrap(s.first_rejection, "none of the %u VMCOREINFO notes that start its pages is the "
-			      "crashed kernel's; the first, at physical 0x%" PRIx64, s.candidates, s.first_paddr);
+	return mdf_error_wrap(s.first_rejection, "none of the %u in its memory is the crashed kernel's; the "
+			      "first, at physical 0x%" PRIx64, s.candidates, s.first_paddr);
 }
