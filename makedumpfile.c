@@ -35,6 +35,7 @@
 #include "kernel/printk.h"
 #include "kernel/vmlinux.h"
 #include "memory/reader.h"
+#include "memory/vmcoreinfo_search.h"
 #include "output/elf_vaddrs.h"
 #include "output/elf_writer.h"
 #include "output/flat.h"
@@ -82,6 +83,25 @@ static int print_error(struct mdf_error *err)
 	return mdf_error_print(err, false);
 }
 
+/*
+ * A dump without a VMCOREINFO note (QEMU's of a guest without its vmcoreinfo device):
+ * the kernel's own, from its memory, said once as a warning.
+ */
+static int find_vmcoreinfo_in_memory(struct mdf_context *ctx)
+{
+	struct vmcoreinfo_found found;
+	struct mdf_error *err = vmcoreinfo_search(ctx->input, ctx->arch, &found);
+
+	if (err)
+		return print_error(mdf_error_wrap(err, "%s: the dump has no VMCOREINFO note; give one with -i "
+						  "VMCOREINFO", ctx->opt.vmcore));
+	msg_warn("%s: the dump has no VMCOREINFO note: using the kernel's own, found in its memory at "
+		 "physical 0x%" PRIx64 " and checked against init_uts_ns", ctx->opt.vmcore, found.paddr);
+	msg_debug("VMCOREINFO search: %" PRIu64 " pages read in %.3f s", found.pages_read, found.seconds);
+	ctx->vmcoreinfo = found.vi;
+	return 0;
+}
+
 /* Opens the dump and reads its VMCOREINFO (or -i's). */
 static int open_dump(struct mdf_context *ctx)
 {
@@ -100,11 +120,8 @@ static int open_dump(struct mdf_context *ctx)
 		msg_debug("%s: read through mmap(2) windows", ctx->opt.vmcore);
 	if (ctx->opt.vmcoreinfo_file)
 		return print_error(vmcoreinfo_load_file(ctx->opt.vmcoreinfo_file, &ctx->vmcoreinfo));
-	if (!ctx->input->vmcoreinfo) {
-		msg_error("%s: the dump has no VMCOREINFO note; give one with -i VMCOREINFO",
-			  ctx->opt.vmcore);
-		return -ENOENT;
-	}
+	if (!ctx->input->vmcoreinfo)
+		return find_vmcoreinfo_in_memory(ctx);
 	return print_error(vmcoreinfo_parse(ctx->input->vmcoreinfo, ctx->input->vmcoreinfo_size,
 					    ctx->opt.vmcore, &ctx->vmcoreinfo));
 }

@@ -27,7 +27,8 @@
 #include "input/vmcoreinfo.h"
 #include "util/error.h"
 
-static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64, &arch_ppc64le, &arch_ppc64 };
+static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64, &arch_ppc64le, &arch_ppc64,
+								&arch_riscv64 };
 
 #define NR_ARCHITECTURES (sizeof(architectures) / sizeof(architectures[0]))
 

@@ -153,6 +153,7 @@ extern const struct arch_ops arch_arm64;
 /* One machine (EM_PPC64) in two byte orders: two tables, alike but for their name and order. */
 extern const struct arch_ops arch_ppc64le;
 extern const struct arch_ops arch_ppc64;
+extern const struct arch_ops arch_riscv64;
 
 /*
  * The architecture of the dump @in, as its format says (input/dump_input.h):

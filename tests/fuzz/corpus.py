@@ -12,14 +12,15 @@ the parts of a dump that its reader looks at first (headers, notes,
 bitmaps, tables) and a few pages:
 
   elf_input    mkvmcore's kexec, QEMU and 5-level dumps, makedumpfile -E's,
-               arm64 dumps in three page sizes and ppc64 dumps of both MMUs,
-               both page sizes and both byte orders, each PT_LOAD cut to its
-               first pages plus the page-table pages that translate a few
-               symbols; the kexec one also as a kcore (tests/py/mkkcore.py),
-               with big-endian headers (elf-relayout.py --order big), as an
-               s390x dump (big-endian headers and notes) and as QEMU's
-               ppc64el one (big-endian headers and notes, the CPUs' MSR
-               little-endian)
+               arm64 dumps in three page sizes, ppc64 dumps of both MMUs,
+               both page sizes and both byte orders, and riscv64 ones in
+               Sv39, Sv48 and Sv57 (QEMU's layout: VMCOREINFO only in memory),
+               each PT_LOAD cut to its first pages plus the page-table pages
+               that translate a few symbols (and riscv64's note pages); the
+               kexec one also as a kcore (tests/py/mkkcore.py), with
+               big-endian headers (elf-relayout.py --order big), as an s390x
+               dump (big-endian headers and notes) and as QEMU's ppc64el one
+               (big-endian headers and notes, the CPUs' MSR little-endian)
   kdump_input  makedumpfile -l, -c, -p, -z and uncompressed at -d 31, a
                --split part, and QEMU's 64 KiB-block form of an arm64 dump,
                keeping the descriptors and data of a few pages and of the
@@ -194,6 +195,29 @@ def ppc64_table_pages(elf, vi, names):
                 pages.add(((entry & ((1 << 53) - 1) & ~(size - 1)) | (vaddr & (size - 1))) & ~(PAGE - 1))
                 break
             table = entry & ~0xc0000000000000ff
+    return pages
+
+
+def riscv64_table_pages(elf, vi, names):
+    """table_pages() for a riscv64 dump: the pages of swapper_pg_dir's tables that a walk to
+    @names reads (Sv39/48/57, leaves at any level), and their targets."""
+    levels = (int(vi['NUMBER(VA_BITS)']) - 12) // 9
+    top = (int(vi['SYMBOL(swapper_pg_dir)'], 16) - int(vi['NUMBER(va_kernel_pa_offset)'], 16)) & ULONG_MAX
+    pages = set()
+    for name in names:
+        vaddr, table = int(vi['SYMBOL(%s)' % name], 16), top
+        for level in range(levels - 1, -1, -1):
+            shift = 12 + 9 * level
+            at = table + ((vaddr >> shift) & 511) * 8
+            pages.add(at & ~(PAGE - 1))
+            raw = elf.read_phys(at, 8)
+            entry = struct.unpack('<Q', raw)[0] if raw else 0
+            if not entry & 1:
+                break
+            table = ((entry >> 10) & ((1 << 44) - 1)) << 12
+            if entry & 0xe:
+                pages.add((table & ~((1 << shift) - 1) | (vaddr & ((1 << shift) - 1))) & ~(PAGE - 1))
+                break
     return pages
 
 
@@ -506,6 +530,24 @@ def main():
         elf = Elf(ppc64)
         tables = ppc64_table_pages(elf, ppc64_vi, ['_stext', 'vmemmap'])
         write_seed(out, 'elf_input', name + '.elf', shrink_elf(elf, ppc64_vi, 2, False, tables))
+
+    # riscv64 (mkvmcore --arch riscv64): Sv39 and Sv48 in kexec's layout, Sv57 in QEMU's, whose
+    # VMCOREINFO is only in memory: its note's page and a stale note's go in too.
+    for va_bits, layout in (('39', 'kexec'), ('48', 'kexec'), ('57', 'qemu')):
+        name = 'riscv64-sv%s-%s' % (va_bits, layout)
+        riscv = os.path.join(work, name + '.elf')
+        run(mkvmcore, '--arch', 'riscv64', '--va-bits', va_bits, '--layout', layout, '--vmcoreinfo-out',
+            riscv + '.vmcoreinfo', '--facts', riscv + '.facts', riscv)
+        with open(riscv + '.vmcoreinfo', 'rb') as f:
+            raw = f.read()
+        riscv_vi = parse_vmcoreinfo(raw.decode())
+        with open(riscv + '.facts') as f:
+            notes = {int(v, 16) for k, v in (line.strip().split('=', 1) for line in f if '=' in line)
+                     if k.endswith('note_paddr')}
+        elf = Elf(riscv)
+        tables = riscv64_table_pages(elf, riscv_vi, ['_stext', 'swapper_pg_dir', 'mem_section', 'init_uts_ns'])
+        write_seed(out, 'elf_input', name + '.elf', shrink_elf(elf, riscv_vi, 2, False, tables | notes))
+        write_seed(out, 'vmcoreinfo', name + '.txt', raw)
     elf_e = os.path.join(work, 'kexec-E.elf')
     run(mdf, '-f', '-E', '-d', '31', path['kexec'], elf_e)
     write_seed(out, 'elf_input', 'makedumpfile-E.elf', shrink_elf(Elf(elf_e), vi['kexec'], 2, True))

@@ -4,7 +4,9 @@
  * reads one before it filters: input_open() on the fuzz input (a memfd),
  * then its notes, its VMCOREINFO, a few pages of each range, the
  * optional operations, and the memory reader with the architecture's
- * page-table walk on top.  fuzz_elf_input.c and fuzz_kdump_input.c each
+ * page-table walk on top (translations and the kernel's table pages);
+ * a dump without VMCOREINFO, the search for the kernel's own note in its
+ * memory (memory/vmcoreinfo_search.h) first.  fuzz_elf_input.c and fuzz_kdump_input.c each
  * keep to their format's signature, so that each corpus grows inputs of
  * its own format.
  */
@@ -21,6 +23,7 @@
 #include "input/elf_notes.h"
 #include "input/vmcoreinfo.h"
 #include "memory/reader.h"
+#include "memory/vmcoreinfo_search.h"
 #include "util/error.h"
 
 /* Reading memory the sanitizers watch is the point; the sum only keeps the reads. */
@@ -106,6 +109,12 @@ static void fuzz_dump_optional_ops(struct dump_input *in)
 
 /* At most this many table pages are named: the walk's first ones are what an input steers. */
 #define FUZZ_DUMP_TABLE_PAGES 4096
+/*
+ * A dump that claims more memory than this is not searched for its
+ * VMCOREINFO: each run stays short (the search looks at every page the
+ * dump holds, and skips what it lacks a block at a time).
+ */
+#define FUZZ_DUMP_SEARCH_PAGES (1u << 22)
 
 static struct mdf_error *fuzz_dump_table_page(uint64_t paddr, void *arg)
 {
@@ -141,9 +150,28 @@ static void fuzz_dump_memory(struct dump_input *in, const struct vmcoreinfo *vi)
 			fuzz_dump_touch(bytes, sizeof(bytes));
 	}
 	if (!err)
-		fuzz_dump_sink += mdf_error_drop(mem_for_each_table_page(mem, fuzz_dump_table_page, &table_pages));
+		fuzz_dump_sink += (unsigned int)mdf_error_drop(mem_for_each_table_page(mem, fuzz_dump_table_page,
+										     &table_pages));
 	mdf_error_free(err);
 	memory_free(mem);
+}
+
+static void fuzz_dump_search(struct dump_input *in)
+{
+	const struct arch_ops *arch;
+	struct vmcoreinfo_found found;
+	struct mdf_error *err;
+
+	if (in->max_pfn > FUZZ_DUMP_SEARCH_PAGES)
+		return;
+	err = arch_from_format(in, &arch);
+	if (!err)
+		err = vmcoreinfo_search(in, arch, &found);
+	if (!err) {
+		fuzz_dump_memory(in, found.vi);
+		vmcoreinfo_free(found.vi);
+	}
+	mdf_error_free(err);
 }
 
 static void fuzz_dump_vmcoreinfo(struct dump_input *in)
@@ -152,8 +180,10 @@ static void fuzz_dump_vmcoreinfo(struct dump_input *in)
 	int64_t page_size;
 	struct mdf_error *err;
 
-	if (!in->vmcoreinfo)
+	if (!in->vmcoreinfo) {
+		fuzz_dump_search(in);
 		return;
+	}
 	err = vmcoreinfo_parse(in->vmcoreinfo, in->vmcoreinfo_size, in->path, &vi);
 	if (!err) {
 		fuzz_dump_sink += !mdf_error_drop(vmcoreinfo_lookup_plain(vi, "PAGESIZE", &page_size));

@@ -53,6 +53,8 @@
 #include "mkvmcore.h"
 
 #define P64_PAGE_OFFSET UINT64_C(0xc000000000000000)
+/* struct elf_prstatus on ppc64: 112 bytes, pt_regs (48 words), pr_fpvalid and padding. */
+#define P64_PRSTATUS_SIZE 504
 #define P64_IMAGE_SIZE (8ULL << 20)
 #define P64_ROOT_OFFSET (2ULL << 20)        /* swapper_pg_dir in the image */
 #define P64_DATA_OFFSET (UINT64_C(3) << 20)       /* the kernel's variables below */
@@ -416,22 +418,47 @@ static void pwrite_or_die(int fd, const void *buf, size_t len, off_t off, const 
 		die("%s: %s", path, strerror(errno));
 }
 
-/* kexec's layout: the VMCOREINFO note, then all RAM at its linear address; zero pages left as holes. */
+/*
+ * One CPU's NT_PRSTATUS, named "CORE", at @note: struct elf_prstatus of
+ * 504 bytes, whose pr_reg (struct pt_regs, from byte 112) holds the MSR
+ * as its word 33.  The CPU ran the kernel: 64-bit mode, translation on,
+ * and the LE bit of the kernel's byte order.  Returns the note's length.
+ */
+static uint64_t p64_prstatus_note(struct p64 *p, uint8_t *note)
+{
+	uint64_t msr = (1ull << 63) | (1ull << 5) | (1ull << 4) | (p->big_endian ? 0 : 1);
+
+	put_kernel32(p, note, 5);           /* "CORE" */
+	put_kernel32(p, note + 4, P64_PRSTATUS_SIZE);
+	put_kernel32(p, note + 8, 1);       /* NT_PRSTATUS */
+	memcpy(note + 12, "CORE\0\0\0\0", 8);
+	memset(note + 20, 0, P64_PRSTATUS_SIZE);
+	put_kernel64(p, note + 20 + 112 + 33 * 8, msr);
+	return 20 + P64_PRSTATUS_SIZE;
+}
+
+/*
+ * kexec's layout: a CPU's NT_PRSTATUS and the VMCOREINFO note, then all
+ * RAM at its linear address; zero pages left as holes.
+ */
 static void p64_write_elf(struct p64 *p, const char *path)
 {
-	uint8_t eh[64] = { 0x7f, 'E', 'L', 'F', 2, 0, 1 }, ph[2][56] = { { 0 } }, note[4096 + 64];
+	uint8_t eh[64] = { 0x7f, 'E', 'L', 'F', 2, 0, 1 }, ph[2][56] = { { 0 } };
+	uint8_t note[4096 + 64 + 20 + P64_PRSTATUS_SIZE], *vmcoreinfo;
 	static const uint8_t zero[65536];
 	uint64_t notes_len, off;
 	int fd;
 
 	eh[5] = p->big_endian ? 2 : 1;      /* EI_DATA */
-	put_kernel32(p, note, 11);          /* "VMCOREINFO" */
-	put_kernel32(p, note + 4, (uint32_t)p->vmcoreinfo_len);
-	put_kernel32(p, note + 8, 0);
-	memcpy(note + 12, "VMCOREINFO\0\0", 12);
-	memcpy(note + 24, p->vmcoreinfo, p->vmcoreinfo_len);
-	notes_len = 24 + ((p->vmcoreinfo_len + 3) & ~3ULL);
-	memset(note + 24 + p->vmcoreinfo_len, 0, notes_len - 24 - p->vmcoreinfo_len);
+	vmcoreinfo = note + p64_prstatus_note(p, note);
+	put_kernel32(p, vmcoreinfo, 11);    /* "VMCOREINFO" */
+	put_kernel32(p, vmcoreinfo + 4, (uint32_t)p->vmcoreinfo_len);
+	put_kernel32(p, vmcoreinfo + 8, 0);
+	memcpy(vmcoreinfo + 12, "VMCOREINFO\0\0", 12);
+	memcpy(vmcoreinfo + 24, p->vmcoreinfo, p->vmcoreinfo_len);
+	notes_len = (uint64_t)(vmcoreinfo - note) + 24 + ((p->vmcoreinfo_len + 3) & ~3ULL);
+	memset(vmcoreinfo + 24 + p->vmcoreinfo_len, 0, notes_len - (uint64_t)(vmcoreinfo - note) - 24 -
+	       p->vmcoreinfo_len);
 
 	put_kernel16(p, eh + 16, 4);        /* ET_CORE */
 	put_kernel16(p, eh + 18, 21);       /* EM_PPC64 */

@@ -312,6 +312,8 @@ int arm64_main(int argc, char **argv);
 
 /* gen_ppc64.c: mkvmcore --arch ppc64, a dump for translation alone */
 int ppc64_main(int argc, char **argv);
+/* gen_riscv64.c: mkvmcore --arch riscv64, a dump for translation and the VMCOREINFO search */
+int riscv64_main(int argc, char **argv);
 
 /* gen_elf.c */
 void vmcoreinfo_build(struct gen *g);

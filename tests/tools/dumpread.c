@@ -69,6 +69,7 @@
 #include "kernel/kernel.h"
 #include "kernel/kernel_map.h"
 #include "memory/reader.h"
+#include "memory/vmcoreinfo_search.h"
 #include "output/elf_writer.h"
 #include "output/kdump_writer.h"
 #include "scan/page_scan.h"
@@ -382,6 +383,20 @@ static void cmd_layout(const struct dump_input *in, struct memory *mem, struct k
 	mdf_error_free(err);
 }
 
+/* A dump without the note: the kernel's own from its memory, as makedumpfile takes it. */
+static struct mdf_error *search_vmcoreinfo(struct dump_input *in, struct vmcoreinfo **out)
+{
+	const struct arch_ops *arch;
+	struct vmcoreinfo_found found;
+	struct mdf_error *err = arch_from_format(in, &arch);
+
+	if (!err)
+		err = vmcoreinfo_search(in, arch, &found);
+	if (!err)
+		*out = found.vi;
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct dump_input *in = NULL;
@@ -430,9 +445,12 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	err = vmcoreinfo_file ? vmcoreinfo_load_file(vmcoreinfo_file, &vi)
-			      : vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size,
-						 argv[arg], &vi);
+	if (vmcoreinfo_file)
+		err = vmcoreinfo_load_file(vmcoreinfo_file, &vi);
+	else if (in->vmcoreinfo)
+		err = vmcoreinfo_parse(in->vmcoreinfo, in->vmcoreinfo_size, argv[arg], &vi);
+	else
+		err = search_vmcoreinfo(in, &vi);
 	if (!err)
 		err = arch_detect(in, vi, &arch);
 	if (!err)

@@ -40,6 +40,7 @@
 #include "kernel/modules.h"
 #include "kernel/walkers.h"
 #include "memory/reader.h"
+#include "memory/vmcoreinfo_search.h"
 #include "util/error.h"
 #include "util/message.h"
 
@@ -445,6 +446,20 @@ static struct mdf_error *run(struct walk_ctx *w, int argc, char **argv, bool *us
 	return NULL;
 }
 
+/* A dump without the note: the kernel's own from its memory, as makedumpfile takes it. */
+static struct mdf_error *search_vmcoreinfo(struct dump_input *in, struct vmcoreinfo **out)
+{
+	const struct arch_ops *arch;
+	struct vmcoreinfo_found found;
+	struct mdf_error *err = arch_from_format(in, &arch);
+
+	if (!err)
+		err = vmcoreinfo_search(in, arch, &found);
+	if (!err)
+		*out = found.vi;
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct dump_input *in = NULL;
@@ -463,8 +478,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	err = input_open(argv[1], &in);
-	if (!err)
-		err = vmcoreinfo_parse(in->vmcoreinfo ? in->vmcoreinfo : "", in->vmcoreinfo_size, argv[1], &vi);
+	if (!err && in->vmcoreinfo)
+		err = vmcoreinfo_parse(in->vmcoreinfo, in->vmcoreinfo_size, argv[1], &vi);
+	else if (!err)
+		err = search_vmcoreinfo(in, &vi);
 	if (!err)
 		err = arch_detect(in, vi, &arch);
 	if (!err)

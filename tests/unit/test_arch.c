@@ -35,6 +35,8 @@
 
 #define LE BYTE_ORDER_LITTLE
 #define BE BYTE_ORDER_BIG
+#define RISCV64_LINES "OSRELEASE=6.12.0\nPAGESIZE=4096\nNUMBER(phys_ram_base)=2147483648\nNUMBER(VA_BITS)=57\n" \
+	"NUMBER(va_kernel_pa_offset)=0xfffffffeffe00000\n"
 
 static struct vmcoreinfo *parse(const char *text)
 {
@@ -70,8 +72,11 @@ static void test_detection(void)
 {
 	expect("ELF EM_X86_64", EM_X86_64, ELFDATA2LSB, LE, NULL, ARM64_LINES, &arch_x86_64, NULL);
 	expect("ELF EM_AARCH64", EM_AARCH64, ELFDATA2LSB, LE, NULL, X86_64_LINES, &arch_arm64, NULL);
-	expect("ELF EM_RISCV", EM_RISCV, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL,
-	       "dump: ELF machine 243 is not supported (x86_64, aarch64, ppc64le and ppc64 only)");
+	expect("ELF EM_RISCV", EM_RISCV, ELFDATA2LSB, LE, NULL, X86_64_LINES, &arch_riscv64, NULL);
+	expect("ELF EM_MIPS", EM_MIPS, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL,
+	       "dump: ELF machine 8 is not supported (x86_64, aarch64, ppc64le, ppc64 and riscv64 only)");
+	expect("kdump header riscv64", EM_NONE, 0, LE, "riscv64", X86_64_LINES, &arch_riscv64, NULL);
+	expect("no machine, riscv64's VMCOREINFO", EM_NONE, 0, LE, NULL, RISCV64_LINES, &arch_riscv64, NULL);
 	expect("ELF EM_NONE", EM_NONE, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL, "ELF machine 0 is not supported");
 	/* One machine, two byte orders: the memory's order picks the table; VMCOREINFO cannot. */
 	expect("little-endian EM_PPC64", EM_PPC64, ELFDATA2LSB, LE, NULL, PPC64_LINES, &arch_ppc64le, NULL);
@@ -157,7 +162,8 @@ static void test_real(void)
 		    mdf_error_drop(vmcoreinfo_load_file(path, &vi)))
 			continue;
 		err = arch_from_vmcoreinfo(vi, &got);
-		known = !strcmp(machine, arch_x86_64.name) || !strcmp(machine, arch_arm64.name);
+		known = !strcmp(machine, arch_x86_64.name) || !strcmp(machine, arch_arm64.name) ||
+			!strcmp(machine, arch_riscv64.name);
 		if (known)
 			check(!err && got && !strcmp(got->name, machine), "%s: VMCOREINFO says %s, as uname -a",
 			      path, machine);
@@ -203,6 +209,8 @@ static void test_page_sizes(void)
 	expect_page_size(&arch_ppc64, "PAGESIZE=65536\n", 65536);
 	expect_page_size(&arch_ppc64le, "PAGESIZE=16384\n", 0);
 	expect_page_size(&arch_ppc64le, NULL, 65536);
+	expect_page_size(&arch_riscv64, "PAGESIZE=4096\n", 4096);
+	expect_page_size(&arch_riscv64, "PAGESIZE=65536\n", 0);
 }
 
 /* The same bytes read through a little- and a big-endian table. */
