@@ -7,7 +7,8 @@
 #    not) in build/distro/src: dpkg-buildpackage -us -uc -b (debian/) and
 #    rpmbuild -bb --nodeps (packaging/rpm; --nodeps: Debian's rpm has no
 #    database of the Fedora packages the spec builds with).  Checked:
-#    lintian reports no error; each package holds what it must, where
+#    Build-Depends name the package of every header the program
+#    includes; lintian reports no error; each package holds what it must, where
 #    Debian's and Fedora's makedumpfile put it; the .deb's Depends name
 #    the Debian package of every library the binary links with (dpkg -S
 #    of what ldd finds), and libsnappy1v5, which it opens at run time; its
@@ -110,6 +111,25 @@ upstream_part=${DEBVERSION#*:}
 check distro-version-debian test "${upstream_part%-*}" = "$VERSION"
 check distro-version-rpm grep -qx "Version: *$VERSION" "$PROJECT/packaging/rpm/makedumpfile.spec"
 check distro-extension-api-rpm grep -qx "%global extension_api $API" "$PROJECT/packaging/rpm/makedumpfile.spec"
+
+# Build-Depends: the package of each header the program includes (where cc
+# finds it, as dpkg -S names it) is listed, unless build-essential has it.
+build_depends_cover_headers() {
+	local depends header path package missing=()
+	depends=$(sed -n '/^Build-Depends:/,/^[A-Z]/p' "$PROJECT/debian/control" |
+		sed 's/^Build-Depends://; /^[A-Z]/d' | tr ',' '\n' | sed 's/^ *//; s/[ (].*//' | grep .)
+	for header in $(cd "$PROJECT" && git ls-files -co --exclude-standard -- '*.[ch]' ':!tests' ':!bench' |
+		xargs sed -n 's/^#include <\([^>]*\)>.*/\1/p' | sort -u); do
+		path=$(echo "#include <$header>" | cc -D_GNU_SOURCE -E -H -x c - 2>&1 >/dev/null | sed -n '1s/^\. //p')
+		package=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | cut -d: -f1 | head -n 1)
+		case $package in
+		libc6-dev | linux-libc-dev | libgcc-*-dev) ;;
+		*) grep -qx -- "$package" <<<"$depends" || missing+=("<$header> (${package:-no package})") ;;
+		esac
+	done
+	[ ${#missing[@]} -eq 0 ] || { echo "not in Build-Depends: ${missing[*]}"; return 1; }
+}
+check deb-build-depends-headers build_depends_cover_headers
 
 # The tree as git has it (with changes not yet committed), as a packager's
 # source tarball would hold it.
