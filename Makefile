@@ -18,7 +18,12 @@
 # make bench      benchmarks against upstream makedumpfile (RUNS=7 rounds; BENCH_64G=1 adds a
 #                 generated 64 GiB dump, about 1.1 GB of disk)
 # make extensions build extensions/*.c and eppic_scripts/*.c
-# make install    DESTDIR, PREFIX, EXTENSIONDIR, EPPICDIR, MANDIR as usual
+# make check-distro  build the Debian and RPM packages, check them (lintian, the file
+#                 lists), build dracut and initramfs-tools images with them, and run
+#                 Debian 12's own kdump-tools with our .deb end to end in a QEMU VM
+#                 (tests/distro/run.sh; minutes; skips without root, QEMU or a mirror)
+# make install    DESTDIR, PREFIX, SBINDIR, EXTENSIONDIR, EPPICDIR, MANDIR, PKGCONFIGDIR,
+#                 DRACUTMODDIR, INITRAMFSHOOKDIR as usual
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
@@ -32,6 +37,9 @@ EXTENSIONDIR ?= /usr/lib64/makedumpfile/extensions
 EPPICDIR ?= /usr/lib64/makedumpfile/eppic_scripts
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
+# The kdump initramfs builders' hooks that carry the extensions (packaging/).
+DRACUTMODDIR ?= $(PREFIX)/lib/dracut/modules.d
+INITRAMFSHOOKDIR ?= $(DATADIR)/initramfs-tools/hooks
 VERSION := $(shell sed -n 's/^\#define MDF_VERSION "\(.*\)"/\1/p' util/version.h)
 
 CPPFLAGS += -D_GNU_SOURCE -I. -Iinclude -DEXTENSION_DIR='"$(EXTENSIONDIR)"' -DEPPIC_DIR='"$(EPPICDIR)"'
@@ -72,7 +80,7 @@ MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 TEST_TOOLS := $(BUILD)/tests/failio.so $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(BUILD)/tests/erasetool $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
-.PHONY: all check check-kdump bench clean tests demo extensions install uninstall layering fuzz fuzz-quick
+.PHONY: all check check-kdump check-distro bench clean tests demo extensions install uninstall layering fuzz fuzz-quick
 all: $(BIN)
 
 # Extensions call into the executable: it exports their API, and only that,
@@ -184,6 +192,10 @@ check-kdump: $(BIN) $(EXTENSIONS)
 	@mkdir -p $(BUILD)/tests
 	MDF=$(abspath $(BIN)) EXTDIR=$(abspath $(BUILD)/extensions) TOOLS=$(abspath $(BUILD)/tests) tests/kdump/run.sh
 
+check-distro: $(BIN)
+	@mkdir -p $(BUILD)/tests
+	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) tests/distro/run.sh
+
 $(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
@@ -206,6 +218,7 @@ demo: $(BIN) $(BUILD)/tests/mkvmcore
 
 install: $(BIN) $(EXTENSIONS) $(EPPIC_SCRIPTS)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/makedumpfile
+	install -m 0755 packaging/makedumpfile-R.pl $(DESTDIR)$(SBINDIR)/makedumpfile-R.pl
 	install -d -m 0755 $(DESTDIR)$(EXTENSIONDIR)
 	$(if $(EXTENSIONS),install -m 0644 $(EXTENSIONS) $(DESTDIR)$(EXTENSIONDIR)/)
 	install -D -m 0644 include/makedumpfile-extension.h $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h
@@ -222,17 +235,25 @@ install: $(BIN) $(EXTENSIONS) $(EPPIC_SCRIPTS)
 	$(if $(EPPIC_SCRIPTS),install -m 0644 $(EPPIC_SCRIPTS) $(DESTDIR)$(EPPICDIR)/)
 	install -D -m 0644 man/makedumpfile.8 $(DESTDIR)$(MANDIR)/man8/makedumpfile.8
 	install -D -m 0644 man/makedumpfile.conf.5 $(DESTDIR)$(MANDIR)/man5/makedumpfile.conf.5
+	install -m 0644 packaging/makedumpfile-R.pl.8 $(DESTDIR)$(MANDIR)/man8/makedumpfile-R.pl.8
+	install -D -m 0755 packaging/dracut/99makedumpfile-extensions/module-setup.sh \
+		$(DESTDIR)$(DRACUTMODDIR)/99makedumpfile-extensions/module-setup.sh
+	install -D -m 0755 packaging/initramfs-tools/makedumpfile $(DESTDIR)$(INITRAMFSHOOKDIR)/makedumpfile
 	install -D -m 0644 makedumpfile.conf.sample $(DESTDIR)$(DATADIR)/makedumpfile/makedumpfile.conf.sample
 	install -D -m 0644 eppic_scripts/README $(DESTDIR)$(DATADIR)/makedumpfile/eppic_scripts/README
 	install -D -m 0644 doc/extension-guide.md $(DESTDIR)$(DATADIR)/doc/makedumpfile/extension-guide.md
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/makedumpfile $(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h \
+	rm -f $(DESTDIR)$(SBINDIR)/makedumpfile $(DESTDIR)$(SBINDIR)/makedumpfile-R.pl \
+		$(DESTDIR)$(INCLUDEDIR)/makedumpfile-extension.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/makedumpfile-extension.pc $(DESTDIR)$(PKGCONFIGDIR)/makedumpfile.pc \
 		$(addprefix $(DESTDIR)$(INCLUDEDIR)/makedumpfile/,$(UPSTREAM_API_FILES)) \
 		$(patsubst $(BUILD)/extensions/%,$(DESTDIR)$(EXTENSIONDIR)/%,$(EXTENSIONS)) \
 		$(patsubst $(BUILD)/eppic_scripts/%,$(DESTDIR)$(EPPICDIR)/%,$(EPPIC_SCRIPTS)) \
 		$(DESTDIR)$(MANDIR)/man8/makedumpfile.8 $(DESTDIR)$(MANDIR)/man5/makedumpfile.conf.5 \
+		$(DESTDIR)$(MANDIR)/man8/makedumpfile-R.pl.8 \
+		$(DESTDIR)$(DRACUTMODDIR)/99makedumpfile-extensions/module-setup.sh \
+		$(DESTDIR)$(INITRAMFSHOOKDIR)/makedumpfile \
 		$(DESTDIR)$(DATADIR)/makedumpfile/makedumpfile.conf.sample \
 		$(DESTDIR)$(DATADIR)/makedumpfile/eppic_scripts/README \
 		$(DESTDIR)$(DATADIR)/doc/makedumpfile/extension-guide.md

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs, with apt-get, what the build, the tests and the benchmarks need
-# on Debian 12 (with make check-kdump's QEMU and initramfs tools; it fetches
-# its kernel package itself).  As root (a container's shell, which has no
+# on Debian 12 (with make check-kdump's QEMU and initramfs tools, which
+# fetches its kernel package itself, and make check-distro's package
+# builders, lintian and mmdebstrap).  As root (a container's shell, which has no
 # sudo), or as a user who may sudo: it then runs itself again through sudo.
 set -euo pipefail
 if [ "$(id -u)" -ne 0 ]; then
@@ -16,4 +17,5 @@ apt-get install -y -q --no-install-recommends \
 	libelf-dev libdw-dev libbpf-dev zlib1g-dev libdeflate-dev libbz2-dev liblzo2-dev libsnappy-dev libzstd-dev \
 	zstd makedumpfile python3-libkdumpfile man-db valgrind strace \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user file \
-	qemu-system-x86 kexec-tools busybox-static cpio kmod time
+	qemu-system-x86 kexec-tools busybox-static cpio kmod time \
+	debhelper fakeroot lintian rpm mmdebstrap e2fsprogs
