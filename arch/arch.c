@@ -10,13 +10,14 @@
  * does (its arch_ops.vmcoreinfo_keys), and one architecture's lines, not
  * two, must be there.
  *
- * The byte order of the memory is the input's to settle (dump_input's
- * memory_order: an ELF's header may misstate it), and the table's must
- * be the same: where one machine has a table for each order (ppc64, under
- * one e_machine, named "ppc64le" and "ppc64" in a kdump header), it picks
- * the table; elsewhere, an order no table of the machine has is an error,
- * never memory read in the wrong order.  VMCOREINFO's text cannot tell
- * ppc64's two orders apart.
+ * The byte order of the memory is the table's, and must be the dump's:
+ * an ELF's headers may misstate it (elf_memory_order() below says how it
+ * is settled), a kdump-compressed file is written in its machine's order.
+ * Where one machine has a table for each order (ppc64, under one
+ * e_machine, named "ppc64le" and "ppc64" in a kdump header), the order
+ * picks the table; elsewhere, an order no table of the machine has is an
+ * error, never memory read in the wrong order.  VMCOREINFO's text cannot
+ * tell ppc64's two orders apart.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "input/dump_input.h"
 #include "input/vmcoreinfo.h"
 #include "util/error.h"
+#include "util/message.h"
 
 static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64, &arch_ppc64le, &arch_ppc64,
 								&arch_riscv64 };
@@ -49,26 +51,70 @@ static const char *all_names(char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * The byte order of an ELF dump's memory, which its headers may misstate:
+ * the CPUs' word where the machine runs in either order (@first's
+ * cpus_byte_order), the machine's own where it runs in one only, else the
+ * headers'.  Where it is not the headers', one warning says so.
+ */
+static struct mdf_error *elf_memory_order(const struct dump_input *in, const struct arch_ops *first,
+					  size_t tables, enum byte_order *order)
+{
+	struct mdf_error *err;
+
+	*order = in->byte_order;
+	if (first->cpus_byte_order) {
+		err = first->cpus_byte_order(in, order);
+		if (mdf_error_is_not_found(err)) {
+			msg_warn("%s: no CPU's NT_PRSTATUS says in which byte order it ran: the memory is "
+				 "read in the ELF header's, %s", in->path, byte_order_name(in->byte_order));
+			return NULL;
+		}
+		if (err)
+			return err;
+		if (*order != in->byte_order)
+			msg_warn("%s: the ELF headers say %s, but the MSR of the CPUs says %s (as QEMU 7.2 "
+				 "mislabels a ppc64el guest): the memory is read %s", in->path,
+				 byte_order_name(in->byte_order), byte_order_name(*order), byte_order_name(*order));
+		return NULL;
+	}
+	if (tables == 1 && first->one_byte_order && first->byte_order != in->byte_order) {
+		*order = first->byte_order;
+		msg_warn("%s: the ELF headers say %s, but %s runs %s only: the memory is read so", in->path,
+			 byte_order_name(in->byte_order), first->name, byte_order_name(*order));
+	}
+	return NULL;
+}
+
 static struct mdf_error *from_elf(const struct dump_input *in, const struct arch_ops **out)
 {
-	const struct arch_ops *same_machine = NULL;
+	const struct arch_ops *first = NULL;
+	size_t tables = 0;
+	enum byte_order order;
+	struct mdf_error *err;
 	char names[128];
 
 	for (size_t i = 0; i < NR_ARCHITECTURES; i++) {
 		if (architectures[i]->elf_machine != in->elf_machine)
 			continue;
-		if (architectures[i]->byte_order == in->memory_order) {
+		if (!tables++)
+			first = architectures[i];
+	}
+	if (!first)
+		return mdf_error(-ENOTSUP, "%s: ELF machine %u is not supported (%s only)", in->path,
+				 in->elf_machine, all_names(names, sizeof(names)));
+	err = elf_memory_order(in, first, tables, &order);
+	if (err)
+		return err;
+	for (size_t i = 0; i < NR_ARCHITECTURES; i++) {
+		if (architectures[i]->elf_machine == in->elf_machine && architectures[i]->byte_order == order) {
 			*out = architectures[i];
 			return NULL;
 		}
-		same_machine = architectures[i];
 	}
-	if (same_machine)
-		return mdf_error(-ENOTSUP, "%s: ELF machine %u (%s) with %s memory: only %s %s is supported",
-				 in->path, in->elf_machine, same_machine->name, byte_order_name(in->memory_order),
-				 byte_order_name(same_machine->byte_order), same_machine->name);
-	return mdf_error(-ENOTSUP, "%s: ELF machine %u is not supported (%s only)", in->path, in->elf_machine,
-			 all_names(names, sizeof(names)));
+	return mdf_error(-ENOTSUP, "%s: ELF machine %u (%s) with %s memory: only %s %s is supported", in->path,
+			 in->elf_machine, first->name, byte_order_name(order), byte_order_name(first->byte_order),
+			 first->name);
 }
 
 /* A table found from the format's text or VMCOREINFO (*@out) must be in the memory's order. */
@@ -77,12 +123,12 @@ static struct mdf_error *same_order(const struct dump_input *in, const struct ar
 {
 	const struct arch_ops *arch = *out;
 
-	if (arch->byte_order == in->memory_order)
+	if (arch->byte_order == in->byte_order)
 		return NULL;
 	*out = NULL;
 	return mdf_error(-MDF_ECORRUPT, "%s: the byte order of the memory cannot be settled: the dump's "
 			 "header is %s, and %s says %s, which is %s", in->path,
-			 byte_order_name(in->memory_order), found_by, arch->name,
+			 byte_order_name(in->byte_order), found_by, arch->name,
 			 byte_order_name(arch->byte_order));
 }
 

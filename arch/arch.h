@@ -94,6 +94,19 @@ struct arch_ops {
 	const char *const *vmcoreinfo_keys;
 
 	enum byte_order byte_order;
+	/*
+	 * The machine runs in no other byte order (x86_64, s390x): a dump's
+	 * headers that say another misstate it, and its memory is read in
+	 * this one, with a warning.  Elsewhere such headers are believed.
+	 */
+	bool one_byte_order;
+	/*
+	 * Optional, for a machine that runs in either byte order under one
+	 * e_machine, with a table for each (ppc64): the order the dump's CPUs
+	 * ran in, from their notes.  NULL with *@order set;
+	 * &mdf_error_not_found when no CPU says; an error when they disagree.
+	 */
+	struct mdf_error *(*cpus_byte_order)(const struct dump_input *in, enum byte_order *order);
 	unsigned int pointer_size;
 	/* The page sizes its kernels are built with (a mask of powers of two), and the one assumed. */
 	uint32_t page_sizes;

@@ -81,6 +81,8 @@
 #include <string.h>
 
 #include "arch/arch.h"
+#include "input/dump_input.h"
+#include "input/elf_notes.h"
 #include "input/vmcoreinfo.h"
 #include "util/addr_set.h"
 #include "util/error.h"
@@ -778,8 +780,96 @@ static const char *const ppc64_vmcoreinfo_keys[] = {
  * -E keeps a QEMU dump's addresses: kexec-tools gives ppc64's segments
  * linear-map addresses alone, with no kernel-image segment first.
  */
+#define PPC64_PR_REG_OFFSET 112
+#define PPC64_PT_MSR 33
+#define PPC64_MSR_OFFSET (PPC64_PR_REG_OFFSET + PPC64_PT_MSR * 8)
+#define MSR_SF (UINT64_C(1) << 63)
+#define MSR_PR (UINT64_C(1) << 14)
+#define MSR_IR (UINT64_C(1) << 5)
+#define MSR_DR (UINT64_C(1) << 4)
+#define MSR_LE (UINT64_C(1) << 0)
+
+/* What the ppc64 CPUs' MSRs say: the first witness, and the first that disagrees with it. */
+struct msr_witnesses {
+	unsigned int count;
+	unsigned int first_cpu, other_cpu;
+	uint64_t first_msr, other_msr;
+	bool disagree;
+};
+
+static bool msr_testifies(uint64_t msr)
+{
+	return (msr & MSR_SF) && !(msr & MSR_PR) && (msr & (MSR_IR | MSR_DR)) == (MSR_IR | MSR_DR);
+}
+
+static enum byte_order msr_order(uint64_t msr)
+{
+	return msr & MSR_LE ? BYTE_ORDER_LITTLE : BYTE_ORDER_BIG;
+}
+
+static void hear_ppc64_cpus(const struct dump_input *in, struct msr_witnesses *w)
+{
+	struct elf_note note;
+	unsigned int cpu = 0;
+	size_t pos = 0;
+
+	memset(w, 0, sizeof(*w));
+	while (elf_note_next(in->notes, in->notes_size, in->notes_order, &pos, &note) == ELF_NOTE_FOUND) {
+		uint64_t msr;
+
+		if (note.type != NT_PRSTATUS || !elf_note_named(&note, "CORE"))
+			continue;
+		cpu++;
+		if (note.desc_size < PPC64_MSR_OFFSET + sizeof(msr))
+			continue;
+		msr = dump_to_host_bytes(in->notes_order, note.desc + PPC64_MSR_OFFSET, sizeof(msr));
+		if (!msr_testifies(msr))
+			continue;
+		if (!w->count++) {
+			w->first_cpu = cpu - 1;
+			w->first_msr = msr;
+		} else if (!w->disagree && msr_order(msr) != msr_order(w->first_msr)) {
+			w->disagree = true;
+			w->other_cpu = cpu - 1;
+			w->other_msr = msr;
+		}
+	}
+}
+
+/*
+ * The byte order a ppc64 dump's CPUs ran in: each CPU's Machine State
+ * Register, in the pr_reg of its NT_PRSTATUS note (struct elf_prstatus:
+ * pr_reg, the kernel's struct pt_regs, at byte 112; the MSR is its word
+ * 33, PT_MSR), says it in bit 0, LE, in QEMU's dumps as in kexec's.  A
+ * CPU's word counts when it was running the kernel: in 64-bit mode (SF,
+ * bit 63, which a word read in the wrong order lacks), with address
+ * translation on (IR and DR, bits 5 and 4: firmware calls, RTAS and OPAL,
+ * run big-endian in real mode) and not in user mode (PR, bit 14: a
+ * process may switch its own order with prctl(PR_SET_ENDIAN)).  The MSR
+ * is the CPU's own word on how it ran, in every ppc64 dump, before
+ * anything is known of the kernel: QEMU 7.2 labels a ppc64el guest's ELF
+ * big-endian.  CPUs that disagree leave the order unsettled, an error: a
+ * wrong guess would make a wrong dump.
+ */
+static struct mdf_error *ppc64_cpus_byte_order(const struct dump_input *in, enum byte_order *order)
+{
+	struct msr_witnesses w;
+
+	hear_ppc64_cpus(in, &w);
+	if (w.disagree)
+		return mdf_error(-MDF_ECORRUPT, "%s: the byte order of the memory cannot be settled: the "
+				 "MSR of CPU %u (0x%" PRIx64 ") says %s, that of CPU %u (0x%" PRIx64 ") %s",
+				 in->path, w.first_cpu, w.first_msr, byte_order_name(msr_order(w.first_msr)),
+				 w.other_cpu, w.other_msr, byte_order_name(msr_order(w.other_msr)));
+	if (!w.count)
+		return &mdf_error_not_found;
+	*order = msr_order(w.first_msr);
+	return NULL;
+}
+
 #define PPC64_OPS                                               \
 	.elf_machine = EM_PPC64,                                \
+	.cpus_byte_order = ppc64_cpus_byte_order,               \
 	.vmcoreinfo_keys = ppc64_vmcoreinfo_keys,               \
 	.pointer_size = 8,                                      \
 	.page_sizes = PAGE_SIZES,                               \

@@ -347,6 +347,7 @@ const struct arch_ops arch_x86_64 = {
 	.elf_machine = EM_X86_64,
 	.vmcoreinfo_keys = x86_64_vmcoreinfo_keys,
 	.byte_order = BYTE_ORDER_LITTLE,
+	.one_byte_order = true,
 	.pointer_size = 8,
 	.page_sizes = PAGE_SIZE,
 	.default_page_size = PAGE_SIZE,

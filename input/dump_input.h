@@ -96,14 +96,13 @@ struct dump_input {
 	/*
 	 * Byte orders, which one dump may mix (util/byte_order.h): the
 	 * order of the format's own headers (an ELF's EI_DATA, the order a
-	 * kdump header's header_version reads in); of the notes (their own:
-	 * elf_notes_order()); and of the dumped machine's memory, which the
-	 * format settles (input/elf_memory_order.c for an ELF; a kdump
-	 * file's is its header's) and arch/ must agree with.
+	 * kdump header's header_version reads in), and of the notes (their
+	 * own: elf_notes_order()).  The memory's is the dumped machine's,
+	 * which arch/ settles (an ELF's headers may misstate it; a kdump file
+	 * is written in it).
 	 */
 	enum byte_order byte_order;
 	enum byte_order notes_order;
-	enum byte_order memory_order;
 	/* Physical memory held, sorted, disjoint, each page once. */
 	struct phys_range *ranges;
 	size_t nr_ranges, cap_ranges;

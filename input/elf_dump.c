@@ -12,7 +12,7 @@
  *    and leaves p_vaddr at 0.
  * libelf reads either layout from e_phoff, in either byte order; the
  * notes are in theirs (elf_notes.h), and the memory in the machine's
- * (elf_memory_order.c).  Segments are indexed by physical address with
+ * (arch/arch.c settles it).  Segments are indexed by physical address with
  * overlaps trimmed, so each physical page is read from exactly one place.
  * Bytes past p_filesz (up to p_memsz) read as zero.
  */
@@ -24,7 +24,6 @@
 
 #include "input/dump_format.h"
 #include "input/dump_input.h"
-#include "input/elf_memory_order.h"
 #include "input/elf_notes.h"
 #include "util/message.h"
 #include "util/search.h"
@@ -432,8 +431,6 @@ static struct mdf_error *elf_input_open(struct dump_input *in)
 	}
 	in->notes_order = elf_notes_order(in->notes, in->notes_size, in->byte_order);
 	err = find_vmcoreinfo(in);
-	if (!err)
-		err = elf_settle_memory_order(in);
 	if (err)
 		goto out;
 	in->page_size = input_vmcoreinfo_page_size(in, DEFAULT_PAGE_SIZE);

@@ -249,7 +249,7 @@ static struct mdf_error *read_sysfs_vmcoreinfo(struct dump_input *in)
 		err = mdf_error_wrap(err, "%s: cannot read VMCOREINFO at physical 0x%" PRIx64 " (from %s)",
 				     in->path, paddr, VMCOREINFO_SYSFS);
 	else
-		err = find_vmcoreinfo(in, note + (paddr % DEFAULT_PAGE_SIZE), (size_t)size, in->memory_order);
+		err = find_vmcoreinfo(in, note + (paddr % DEFAULT_PAGE_SIZE), (size_t)size, in->notes_order);
 	free(note);
 	return err;
 }
@@ -297,7 +297,6 @@ static struct mdf_error *kcore_input_open(struct dump_input *in)
 	/* The running kernel wrote it all, in its own order. */
 	in->byte_order = segs.order;
 	in->notes_order = segs.order;
-	in->memory_order = segs.order;
 	err = index_segments(in, kc, &segs);
 	if (!err) {
 		/* The notes are kcore's own: the writer-facing copy of them. */

@@ -564,7 +564,6 @@ static struct mdf_error *kdump_input_open(struct dump_input *in)
 		return err;
 	/* Upstream writes the file in its machine's order: the memory's. */
 	in->byte_order = kdump_header_order(&dh);
-	in->memory_order = in->byte_order;
 	kdump_disk_header_to_host(&dh, in->byte_order);
 	err = check_disk_header(in, &dh);
 	if (err)

@@ -25,7 +25,7 @@
  * the notes are copied as they are, and EI_DATA must be theirs too.  The
  * pages are memory, in the machine's order, whatever the headers say: the
  * file of QEMU's mislabelled ppc64el dump is mislabelled the same way,
- * and read right the same way (input/elf_memory_order.c).
+ * and read right the same way (arch/arch.c settles the memory's order).
  *
  * The pages come from a page source (page_source.h).
  */

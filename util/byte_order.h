@@ -7,7 +7,7 @@
  *
  * A dump may hold values of more than one order: QEMU 7.2 writes a
  * little-endian ppc64 guest's ELF headers and notes big-endian
- * (input/elf_memory_order.c), so each reader is told the order of what it
+ * (arch/arch.c), so each reader is told the order of what it
  * reads, never the dump's in general.
  */
 #ifndef MDF_UTIL_BYTE_ORDER_H

@@ -105,14 +105,41 @@ static const char *order_word(enum byte_order order)
 	return order == BYTE_ORDER_BIG ? "big" : "little";
 }
 
+/*
+ * The memory's byte order: the architecture's where the format names one;
+ * else a kdump file's own (it is written in it); else unknown (false).
+ * A machine without a table is unknown too; a dump that contradicts
+ * itself is unknown, and says why on stderr.
+ */
+static bool memory_order(const struct dump_input *in, enum byte_order *order)
+{
+	const struct arch_ops *arch = NULL;
+	struct mdf_error *err = arch_from_format(in, &arch);
+
+	if (err) {
+		if (err->code != -ENOTSUP)
+			mdf_error_print(err, false);
+		else
+			mdf_error_free(err);
+		return false;
+	}
+	if (arch)
+		*order = arch->byte_order;
+	else if (in->kdump)
+		*order = in->byte_order;
+	return arch || in->kdump;
+}
+
 static void cmd_info(const struct dump_input *in)
 {
 	const struct kdump_header_info *kd = in->kdump;
+	enum byte_order order;
+	bool known = memory_order(in, &order);
 
 	printf("format %s\npage_size %" PRIu32 "\nmax_pfn 0x%" PRIx64 "\nranges %zu\n",
 	       in->ops->name, in->page_size, in->max_pfn, in->nr_ranges);
 	printf("byte_order %s\nnotes_order %s\nmemory_order %s\n", order_word(in->byte_order),
-	       order_word(in->notes_order), order_word(in->memory_order));
+	       order_word(in->notes_order), known ? order_word(order) : "unknown");
 	if (kd)
 		printf("header_version %d\ndump_level %d\nstatus 0x%" PRIx32 "\nsplit %d\n"
 		       "start_pfn 0x%" PRIx64 "\nend_pfn 0x%" PRIx64 "\nphys_base 0x%" PRIx64
@@ -225,11 +252,14 @@ static int cmd_write(struct dump_input *in, const char *format, const char *out,
 	struct page_counts counts = { 0 };
 	struct kdump_utsname uts = { 0 };
 	struct mdf_error *err = NULL;
+	/* Without an architecture that reads the memory, in the headers' order. */
+	enum byte_order order = in->byte_order;
 
+	memory_order(in, &order);
 	if (!strcmp(format, "kdump")) {
 		struct kdump_writer_params p = {
 			.path = out, .force = true, .codec = CODEC_NONE, .dump_level = 1,
-			.page_size = in->page_size, .byte_order = in->memory_order, .max_pfn = in->max_pfn,
+			.page_size = in->page_size, .byte_order = order, .max_pfn = in->max_pfn,
 			.uts = &uts, .nr_cpus = kdump_count_cpus(in->notes, in->notes_size),
 			.notes = in->notes, .notes_size = in->notes_size, .cycle_pfns = 1 << 20,
 		};

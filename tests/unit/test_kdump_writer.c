@@ -243,7 +243,7 @@ static bool orders_are(const char *path, enum byte_order file, enum byte_order n
 		close(fd);
 	if (!right || mdf_error_print(input_open(path, &in), false))
 		return false;
-	right = in->byte_order == file && in->memory_order == file && in->notes_order == notes_order;
+	right = in->byte_order == file && in->notes_order == notes_order;
 	input_close(in);
 	return right;
 }
