@@ -79,9 +79,11 @@ struct mdf_error *kernel_map_find(struct kernel *k, struct memory *mem, struct k
  *   unused decrypted bss  [__start_bss_decrypted_unused, __end_bss_decrypted),
  *                         inside x86's bss: mem_encrypt_free_decrypted_mem()
  * x86 also frees the gaps after _etext and __end_rodata (mark_rodata_ro()),
- * which no section holds.  Between the sections lie other things the
- * kernel may free (x86's .smp_locks, its brk area past _brk_end): never
- * taken for the image's own.
+ * which no section holds.  Between _edata and __init_begin, where the
+ * others put nothing (their init comes first, or right at _edata), x86_64
+ * keeps its ORC unwind tables, bug table and vvar page: kept.  Elsewhere
+ * between the sections lie things the kernel may free (x86's .smp_locks,
+ * its brk area past _brk_end): never taken for the image's own.
  *
  * A pair of symbols the kernel lacks is passed over: a section unnamed is
  * left to its struct pages, as everything was before.
@@ -93,6 +95,7 @@ static const struct {
 	{ NULL, "_etext" },   /* NULL: the image's start, _text */
 	{ "__start_rodata", "__end_rodata" },
 	{ "_sdata", "_edata" },
+	{ "_edata", "__init_begin" },   /* x86_64's unwind and bug tables, vvar; empty elsewhere */
 	{ "__bss_start", "__bss_stop" },
 }, freed_parts[] = {
 	{ "__init_begin", "__init_end" },
@@ -121,7 +124,7 @@ static bool kallsyms_list_data(struct kernel *k)
 /* The symbols this file asks for, looked up in one pass. */
 static void expect_section_symbols(struct kernel *k)
 {
-	const char *names[16];
+	const char *names[24];
 	size_t nr = 0;
 
 	_Static_assert(2 * (sizeof(kept_sections) + sizeof(freed_parts)) / sizeof(kept_sections[0]) +
