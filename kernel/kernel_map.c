@@ -102,34 +102,40 @@ static const struct {
 	{ "__start_bss_decrypted_unused", "__end_bss_decrypted" },
 };
 
-/* Symbols a kernel built without CONFIG_KALLSYMS_ALL does not list: the bounds of its data. */
-static const char *const data_bounds[] = { "_sdata", "_edata", "__bss_start", "_end" };
-
 static bool image_symbol(struct kernel *k, const char *name, uint64_t *addr)
 {
 	return !mdf_error_drop(kernel_symbol_address(k, "vmlinux", name, addr));
 }
 
-/* Whether kallsyms name any bound of the kernel's data. */
-static bool kallsyms_list_data(struct kernel *k)
+/*
+ * Whether the kernel's kallsyms list text symbols only, so that the
+ * image's sections cannot be told: kallsyms that lack data symbols by
+ * kernel.h's measure (no init_task) and name none of the bounds of the
+ * data either.  Asked of kallsyms alone: a lookup that misses would
+ * search the image for each, in vain (the linker's symbols are in no
+ * export table).
+ */
+static bool kallsyms_list_text_only(struct kernel *k)
 {
-	uint64_t addr;
+	static const char *const data_bounds[] = { "_sdata", "_edata", "__bss_start", "_end" };
+	int64_t index[sizeof(data_bounds) / sizeof(data_bounds[0])];
+	struct kallsyms *ks;
 
-	for (size_t i = 0; i < sizeof(data_bounds) / sizeof(data_bounds[0]); i++)
-		if (image_symbol(k, data_bounds[i], &addr))
-			return true;
-	return false;
+	if (!kernel_kallsyms_lack_data(k) || mdf_error_drop(kernel_kallsyms(k, &ks)) ||
+	    mdf_error_drop(kallsyms_find(ks, data_bounds, sizeof(data_bounds) / sizeof(data_bounds[0]), index)))
+		return false;
+	for (size_t i = 0; i < sizeof(index) / sizeof(index[0]); i++)
+		if (index[i] >= 0)
+			return false;
+	return true;
 }
 
 /* The symbols this file asks for, looked up in one pass. */
 static void expect_section_symbols(struct kernel *k)
 {
-	const char *names[24];
+	const char *names[2 * (sizeof(kept_sections) + sizeof(freed_parts)) / sizeof(kept_sections[0])];
 	size_t nr = 0;
 
-	_Static_assert(2 * (sizeof(kept_sections) + sizeof(freed_parts)) / sizeof(kept_sections[0]) +
-			       sizeof(data_bounds) / sizeof(data_bounds[0]) <= sizeof(names) / sizeof(names[0]),
-		       "room for every name");
 
 	for (size_t i = 0; i < sizeof(kept_sections) / sizeof(kept_sections[0]); i++) {
 		if (kept_sections[i].start)
@@ -140,8 +146,6 @@ static void expect_section_symbols(struct kernel *k)
 		names[nr++] = freed_parts[i].start;
 		names[nr++] = freed_parts[i].end;
 	}
-	for (size_t i = 0; i < sizeof(data_bounds) / sizeof(data_bounds[0]); i++)
-		names[nr++] = data_bounds[i];
 	/* A hint: each lookup below says for itself what it cannot find. */
 	mdf_error_drop(kernel_expect_symbols(k, names, nr));
 }
@@ -227,13 +231,11 @@ struct mdf_error *kernel_image_pages_find(struct kernel *k, struct memory *mem, 
 	bool found;
 
 	memset(out, 0, sizeof(*out));
+	if (kallsyms_list_text_only(k))
+		return mdf_error(-ENOTSUP, "the kernel's kallsyms list no data symbols (no CONFIG_KALLSYMS_ALL): "
+				 "its image's sections are not known");
 	expect_section_symbols(k);
 	err = kernel_image_find(k, mem, &out->image);
-	if (err && err->code == -ENOENT && !kallsyms_list_data(k)) {
-		mdf_error_free(err);
-		return mdf_error(-ENOTSUP, "the kernel's kallsyms list no data symbols (no CONFIG_KALLSYMS_ALL): "
-				 "where its image ends is not known");
-	}
 	if (err)
 		return err;
 	if ((out->image.vaddr | out->image.paddr) & mask)

@@ -191,7 +191,7 @@ struct mdf_error *owned_pages_init(struct dump_input *in, struct memory *mem, st
 	o->k = k;
 	o->l = l;
 	o->page_size = in->page_size;
-	if (!page_layout_read_reserved(k, l))
+	if (!page_layout_read_reserved(k, mem, l))
 		msg_debug("the kernel's types give no PG_reserved: pages flagged both PG_reserved and PG_lru "
 			  "are classified by their flags");
 	err = find_image(o, mem);

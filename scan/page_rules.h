@@ -13,6 +13,7 @@
 
 struct kernel;
 struct mdf_error;
+struct memory;
 
 /* Dump-level bits, as upstream's -d. */
 #define DL_EXCLUDE_ZERO 0x01
@@ -102,10 +103,11 @@ struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l);
 /*
  * Reads PG_reserved's bit number into @l->pg_reserved, which VMCOREINFO
  * does not give (it has NUMBER() lines for the flags upstream's rules read
- * only): vmlinux's BTF does (enum pageflags).  False, with it NOT_FOUND,
+ * only): vmlinux's BTF does (enum pageflags), read from @mem without
+ * loading the types where kallsyms locate it.  False, with it NOT_FOUND,
  * where neither has it.
  */
-bool page_layout_read_reserved(struct kernel *k, struct page_layout *l);
+bool page_layout_read_reserved(struct kernel *k, struct memory *mem, struct page_layout *l);
 
 /*
  * Whether the flags of @page contradict each other: PG_reserved together
