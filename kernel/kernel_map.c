@@ -102,65 +102,98 @@ static const struct {
 	{ "__start_bss_decrypted_unused", "__end_bss_decrypted" },
 };
 
-static bool image_symbol(struct kernel *k, const char *name, uint64_t *addr)
+/* The symbols kept_sections and freed_parts name, and _end, each looked up once. */
+#define MAX_SECTION_SYMBOLS 16
+
+struct section_symbols {
+	const char *names[MAX_SECTION_SYMBOLS];
+	uint64_t addrs[MAX_SECTION_SYMBOLS];
+	bool found[MAX_SECTION_SYMBOLS];
+	size_t nr;
+	bool from_kallsyms_alone;   /* they list no data symbols: kernel_kallsyms_lack_data() */
+};
+
+static void add_name(struct section_symbols *s, const char *name)
 {
-	return !mdf_error_drop(kernel_symbol_address(k, "vmlinux", name, addr));
+	for (size_t i = 0; i < s->nr; i++)
+		if (!strcmp(s->names[i], name))
+			return;
+	if (s->nr < MAX_SECTION_SYMBOLS)
+		s->names[s->nr++] = name;
+}
+
+static bool section_symbol(const struct section_symbols *s, const char *name, uint64_t *addr)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (!strcmp(s->names[i], name)) {
+			*addr = s->addrs[i];
+			return s->found[i];
+		}
+	return false;
 }
 
 /*
- * Whether the kernel's kallsyms list text symbols only, so that the
- * image's sections cannot be told: kallsyms that lack data symbols by
- * kernel.h's measure (no init_task) and name none of the bounds of the
- * data either.  Asked of kallsyms alone: a lookup that misses would
- * search the image for each, in vain (the linker's symbols are in no
- * export table).
+ * Through kernel_symbol_address() (kallsyms, or -x's vmlinux); but from
+ * kallsyms alone where they list no data symbols (kernel.h's
+ * kernel_kallsyms_lack_data): a lookup that missed would search the
+ * image's export tables, in vain, as the linker's symbols are in none.
  */
-static bool kallsyms_list_text_only(struct kernel *k)
+static void look_up_sections(struct kernel *k, struct section_symbols *s)
 {
-	static const char *const data_bounds[] = { "_sdata", "_edata", "__bss_start", "_end" };
-	int64_t index[sizeof(data_bounds) / sizeof(data_bounds[0])];
+	int64_t index[MAX_SECTION_SYMBOLS];
 	struct kallsyms *ks;
 
-	if (!kernel_kallsyms_lack_data(k) || mdf_error_drop(kernel_kallsyms(k, &ks)) ||
-	    mdf_error_drop(kallsyms_find(ks, data_bounds, sizeof(data_bounds) / sizeof(data_bounds[0]), index)))
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < sizeof(kept_sections) / sizeof(kept_sections[0]); i++) {
+		if (kept_sections[i].start)
+			add_name(s, kept_sections[i].start);
+		add_name(s, kept_sections[i].end);
+	}
+	for (size_t i = 0; i < sizeof(freed_parts) / sizeof(freed_parts[0]); i++) {
+		add_name(s, freed_parts[i].start);
+		add_name(s, freed_parts[i].end);
+	}
+	add_name(s, "_end");
+	s->from_kallsyms_alone = kernel_kallsyms_lack_data(k);
+	if (!s->from_kallsyms_alone) {
+		/* A hint: the lookups below find what it could not. */
+		mdf_error_drop(kernel_expect_symbols(k, s->names, s->nr));
+		for (size_t i = 0; i < s->nr; i++)
+			s->found[i] = !mdf_error_drop(kernel_symbol_address(k, "vmlinux", s->names[i], &s->addrs[i]));
+		return;
+	}
+	if (mdf_error_drop(kernel_kallsyms(k, &ks)) || mdf_error_drop(kallsyms_find(ks, s->names, s->nr, index)))
+		return;
+	for (size_t i = 0; i < s->nr; i++)
+		s->found[i] = index[i] >= 0 && !mdf_error_drop(kallsyms_address(ks, (size_t)index[i], &s->addrs[i]));
+}
+
+/* Whether kallsyms list text symbols only: no data symbols, and no bound of the kernel's data either. */
+static bool text_only(const struct section_symbols *s)
+{
+	static const char *const data_bounds[] = { "_sdata", "_edata", "__bss_start", "_end" };
+	uint64_t addr;
+
+	if (!s->from_kallsyms_alone)
 		return false;
-	for (size_t i = 0; i < sizeof(index) / sizeof(index[0]); i++)
-		if (index[i] >= 0)
+	for (size_t i = 0; i < sizeof(data_bounds) / sizeof(data_bounds[0]); i++)
+		if (section_symbol(s, data_bounds[i], &addr))
 			return false;
 	return true;
 }
 
-/* The symbols this file asks for, looked up in one pass. */
-static void expect_section_symbols(struct kernel *k)
-{
-	const char *names[2 * (sizeof(kept_sections) + sizeof(freed_parts)) / sizeof(kept_sections[0])];
-	size_t nr = 0;
-
-
-	for (size_t i = 0; i < sizeof(kept_sections) / sizeof(kept_sections[0]); i++) {
-		if (kept_sections[i].start)
-			names[nr++] = kept_sections[i].start;
-		names[nr++] = kept_sections[i].end;
-	}
-	for (size_t i = 0; i < sizeof(freed_parts) / sizeof(freed_parts[0]); i++) {
-		names[nr++] = freed_parts[i].start;
-		names[nr++] = freed_parts[i].end;
-	}
-	/* A hint: each lookup below says for itself what it cannot find. */
-	mdf_error_drop(kernel_expect_symbols(k, names, nr));
-}
-
 /*
  * The virtual bounds [*@start, *@end) kallsyms give a section (@start_name
- * NULL: the image's start), checked to lie in the image; false, quietly,
- * where one is missing.
+ * NULL: the image's start), checked to lie in the image; *@found false,
+ * quietly, where one is missing.
  */
-static struct mdf_error *section_bounds(struct kernel *k, const struct arch_image *image, const char *start_name,
-					const char *end_name, bool *found, uint64_t *start, uint64_t *end)
+static struct mdf_error *section_bounds(const struct section_symbols *s, const struct arch_image *image,
+					const char *start_name, const char *end_name, bool *found, uint64_t *start,
+					uint64_t *end)
 {
 	*found = false;
 	*start = image->vaddr;
-	if ((start_name && !image_symbol(k, start_name, start)) || !image_symbol(k, end_name, end)) {
+	if ((start_name && !section_symbol(s, start_name, start)) || !section_symbol(s, end_name, end)) {
 		msg_debug("kernel image: kallsyms lack %s or %s: that part is left to its struct pages",
 			  start_name ? start_name : "_text", end_name);
 		return NULL;
@@ -227,14 +260,15 @@ struct mdf_error *kernel_image_pages_find(struct kernel *k, struct memory *mem, 
 					  struct kernel_image_pages *out)
 {
 	uint64_t mask = (uint64_t)page_size - 1, start, end;
+	struct section_symbols syms;
 	struct mdf_error *err;
 	bool found;
 
 	memset(out, 0, sizeof(*out));
-	if (kallsyms_list_text_only(k))
+	look_up_sections(k, &syms);
+	if (text_only(&syms))
 		return mdf_error(-ENOTSUP, "the kernel's kallsyms list no data symbols (no CONFIG_KALLSYMS_ALL): "
 				 "its image's sections are not known");
-	expect_section_symbols(k);
 	err = kernel_image_find(k, mem, &out->image);
 	if (err)
 		return err;
@@ -242,7 +276,7 @@ struct mdf_error *kernel_image_pages_find(struct kernel *k, struct memory *mem, 
 		return mdf_error(-MDF_ECORRUPT, "the kernel image at %" PRIx64 " (physical 0x%" PRIx64 ") does "
 				 "not start on a page", out->image.vaddr, out->image.paddr);
 	for (size_t i = 0; i < sizeof(kept_sections) / sizeof(kept_sections[0]); i++) {
-		err = section_bounds(k, &out->image, kept_sections[i].start, kept_sections[i].end, &found,
+		err = section_bounds(&syms, &out->image, kept_sections[i].start, kept_sections[i].end, &found,
 				     &start, &end);
 		if (err)
 			return err;
@@ -250,8 +284,8 @@ struct mdf_error *kernel_image_pages_find(struct kernel *k, struct memory *mem, 
 			add_range(out, start & ~mask, (end + mask) & ~mask);
 	}
 	for (size_t i = 0; i < sizeof(freed_parts) / sizeof(freed_parts[0]); i++) {
-		err = section_bounds(k, &out->image, freed_parts[i].start, freed_parts[i].end, &found, &start,
-				     &end);
+		err = section_bounds(&syms, &out->image, freed_parts[i].start, freed_parts[i].end, &found,
+				     &start, &end);
 		if (err)
 			return err;
 		if (found)

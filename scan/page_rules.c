@@ -185,21 +185,28 @@ struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l)
 
 /*
  * VMCOREINFO's line, or BTF's answer where the types are loaded already;
- * else the one enum constant read from vmlinux's BTF in place; else the
- * types loaded (a vmlinux's, or BTF found by searching the image).
+ * else the one enum constant read in place from the vmlinux BTF kallsyms
+ * locate; else the types loaded (a vmlinux's, with -x, or BTF found by
+ * searching the image).
  */
 bool page_layout_read_reserved(struct kernel *k, struct memory *mem, struct page_layout *l)
 {
 	uint64_t start, stop;
 	int64_t value;
+	struct mdf_error *err;
 
-	if (kernel_number_optional(k, "PG_reserved", &value) ||
-	    (!mdf_error_drop(kernel_symbol_address(k, "vmlinux", "__start_BTF", &start)) &&
-	     !mdf_error_drop(kernel_symbol_address(k, "vmlinux", "__stop_BTF", &stop)) &&
-	     !mdf_error_drop(btf_enum_constant(mem, start, stop, "pageflags", "PG_reserved", &value))))
+	if (kernel_number_optional(k, "PG_reserved", &value)) {
 		l->pg_reserved = value;
-	else
+	} else if (!mdf_error_drop(kernel_symbol_address(k, "vmlinux", "__start_BTF", &start)) &&
+		   !mdf_error_drop(kernel_symbol_address(k, "vmlinux", "__stop_BTF", &stop))) {
+		err = btf_enum_constant(mem, start, stop, "pageflags", "PG_reserved", &value);
+		l->pg_reserved = err ? NOT_FOUND : value;
+		if (err)
+			msg_debug("pageflags.PG_reserved in vmlinux's BTF: %s", mdf_error_text(err));
+		mdf_error_free(err);
+	} else {
 		l->pg_reserved = number_or(k, "PG_reserved", NOT_FOUND);
+	}
 	msg_debug("NUMBER(PG_reserved): %" PRId64, l->pg_reserved);
 	if (l->pg_reserved < 0 || l->pg_reserved >= 64)
 		l->pg_reserved = NOT_FOUND;
