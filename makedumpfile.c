@@ -117,14 +117,10 @@ static int open_memory(struct mdf_context *ctx)
 	if (ctx->kernel)
 		return 0;
 	/* The dump written carries this VMCOREINFO: readers trust its PAGESIZE. */
-	if (vmcoreinfo_get(ctx->vmcoreinfo, "PAGESIZE") &&
-	    !vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size)) {
-		msg_error("%s: VMCOREINFO's PAGESIZE=%.40s is not a number", ctx->opt.vmcore,
-			  vmcoreinfo_get(ctx->vmcoreinfo, "PAGESIZE"));
-		return -MDF_ECORRUPT;
-	}
-	if (vmcoreinfo_plain_number(ctx->vmcoreinfo, "PAGESIZE", &page_size) &&
-	    page_size != ctx->input->page_size) {
+	err = vmcoreinfo_lookup_plain(ctx->vmcoreinfo, "PAGESIZE", &page_size);
+	if (err && !mdf_error_is_not_found(err))
+		return print_error(mdf_error_wrap(err, "%s", ctx->opt.vmcore));
+	if (!err && page_size != ctx->input->page_size) {
 		msg_error("%s: VMCOREINFO says PAGESIZE=%lld but the dump's pages are %u bytes",
 			  ctx->opt.vmcore, (long long)page_size, ctx->input->page_size);
 		return -MDF_ECORRUPT;
@@ -135,7 +131,7 @@ static int open_memory(struct mdf_context *ctx)
 		if (err)
 			return print_error(mdf_error_wrap(err, "%s", ctx->opt.vmcore));
 	}
-	err = memory_open(ctx->input, ctx->arch, ctx->vmcoreinfo, &ctx->memory);
+	err = memory_new(ctx->input, ctx->arch, ctx->vmcoreinfo, &ctx->memory);
 	if (!err)
 		err = kernel_new(ctx->memory, ctx->vmcoreinfo, &ctx->kernel);
 	if (!err && ctx->opt.vmlinux)
@@ -233,7 +229,7 @@ static int run_dump_kallsyms(struct mdf_context *ctx)
 	if (!err && (error = kernel_modules(ctx->kernel, &mods)))
 		mdf_error_print(error, true);
 	if (!err)
-		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
+		err = print_error(outfile_open(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
 	error = kernel_write_kallsyms(ctx->kernel, out.stream);
@@ -256,11 +252,11 @@ static void read_utsname(struct mdf_context *ctx, struct kdump_utsname *uts)
 	struct mdf_error *err;
 
 	memset(uts, 0, sizeof(*uts));
-	if (!kernel_symbol(ctx->kernel, "init_uts_ns", &uts_ns)) {
+	if (mdf_error_drop(kernel_lookup_symbol(ctx->kernel, "init_uts_ns", &uts_ns))) {
 		msg_warn("VMCOREINFO has no SYMBOL(init_uts_ns): the dump header's utsname stays empty");
 		return;
 	}
-	kernel_offset(ctx->kernel, "uts_namespace.name", &name_offset);
+	mdf_error_drop(kernel_lookup_offset(ctx->kernel, "uts_namespace.name", &name_offset));
 	err = mem_read_virt(ctx->memory, uts_ns + (uint64_t)name_offset, uts, sizeof(*uts));
 	if (err) {
 		msg_warn("cannot read init_uts_ns at 0x%" PRIx64 " (%s): the dump header's utsname "
@@ -421,7 +417,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	if (!err && ctx->opt.vtop)
 		print_vtop(ctx);
 	if (!err)
-		err = print_error(page_scan_init(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan));
+		err = print_error(page_scan_new(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan));
 	if (err)
 		return err;
 	/* The config's erasures first: the erase information lists them before the extensions'. */
@@ -476,9 +472,9 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	int64_t phys_base = 0, crash_time = 0;
 
 	read_utsname(ctx, uts);
-	if (!kernel_number(ctx->kernel, "phys_base", &phys_base) && kdump)
+	if (mdf_error_drop(kernel_lookup_number(ctx->kernel, "phys_base", &phys_base)) && kdump)
 		phys_base = (int64_t)kdump->phys_base;
-	vmcoreinfo_plain_number(ctx->vmcoreinfo, "CRASHTIME", &crash_time);
+	mdf_error_drop(vmcoreinfo_lookup_plain(ctx->vmcoreinfo, "CRASHTIME", &crash_time));
 	params->dump_level = ctx->opt.dump_level;
 	if (kdump) {
 		/* Re-filtering keeps the crash time and what was excluded before. */
@@ -772,7 +768,7 @@ static int run_dump_dmesg(struct mdf_context *ctx)
 	if (!err)
 		err = open_memory(ctx);
 	if (!err)
-		err = print_error(outfile_create(&out, ctx->opt.output, ctx->opt.force));
+		err = print_error(outfile_open(&out, ctx->opt.output, ctx->opt.force));
 	if (err)
 		return err;
 	to = ctx->opt.size_limit ? open_memstream(&log, &len) : out.stream;
@@ -888,7 +884,7 @@ static int run_generate_vmcoreinfo(struct mdf_context *ctx)
 	struct mdf_error *err = vmlinux_open(ctx->opt.vmlinux, &ctx->vmlinux);
 
 	if (!err)
-		err = outfile_create(&out, ctx->opt.output, true);
+		err = outfile_open(&out, ctx->opt.output, true);
 	if (err)
 		return print_error(err);
 	err = vmcoreinfo_write(ctx->vmlinux, out.stream);
@@ -907,7 +903,7 @@ static void close_context(struct mdf_context *ctx)
 	erase_config_free(ctx->erase_config);
 	kernel_free(ctx->kernel);
 	vmlinux_close(ctx->vmlinux);
-	memory_close(ctx->memory);
+	memory_free(ctx->memory);
 	vmcoreinfo_free(ctx->vmcoreinfo);
 	input_close(ctx->input);
 	options_free(&ctx->opt);

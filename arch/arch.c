@@ -149,7 +149,7 @@ struct mdf_error *arch_page_size(const struct arch_ops *arch, const struct vmcor
 		*size = arch->default_page_size;
 		return NULL;
 	}
-	if (!vmcoreinfo_plain_number(vi, "PAGESIZE", &value) || value <= 0 || value > UINT32_MAX ||
+	if (mdf_error_drop(vmcoreinfo_lookup_plain(vi, "PAGESIZE", &value)) || value <= 0 || value > UINT32_MAX ||
 	    (value & (value - 1)) || !(arch->page_sizes & (uint32_t)value))
 		return mdf_error(-MDF_ECORRUPT, "VMCOREINFO's PAGESIZE=%.40s is not a page size of %s", text,
 				 arch->name);

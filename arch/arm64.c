@@ -232,14 +232,14 @@ static struct mdf_error *walk_tables(struct table_walk *w, uint64_t table, int b
 		return NULL;
 	for (size_t i = 0; i < count && !err; i++) {
 		uint64_t desc = dump_to_host64(st->reader.order, entries[i]), next = output_address(st, desc);
-		int added;
+		bool added;
 
 		if ((desc & DESC_TYPE_MASK) != DESC_TABLE)
 			continue;
-		added = addr_set_add(&w->seen, next);
-		if (added < 0)
-			return &mdf_error_enomem;
-		if (added == 1)
+		err = addr_set_add(&w->seen, next, &added);
+		if (err)
+			return err;
+		if (!added)
 			continue;
 		if (w->seen.count > MAX_TABLE_PAGES)
 			return mdf_error(-MDF_ECORRUPT, "the kernel page tables hold more than %u tables below "
@@ -270,18 +270,18 @@ static struct mdf_error *read_config(struct arm64_state *st, const struct vmcore
 {
 	int64_t page_size, va_bits, t1sz;
 
-	if (!vmcoreinfo_plain_number(vi, "PAGESIZE", &page_size))
+	if (mdf_error_drop(vmcoreinfo_lookup_plain(vi, "PAGESIZE", &page_size)))
 		return mdf_error(-MDF_ECORRUPT, "VMCOREINFO has no PAGESIZE: the arm64 page tables' shape is unknown");
 	if (page_size <= 0 || page_size > UINT32_MAX || (page_size & (page_size - 1)) ||
 	    !(PAGE_SIZES & (uint32_t)page_size))
 		return mdf_error(-MDF_ECORRUPT, "VMCOREINFO's PAGESIZE=%" PRId64 " is no arm64 page size "
 				 "(4096, 16384 or 65536)", page_size);
 	st->page_shift = (unsigned int)__builtin_ctzll((uint64_t)page_size);
-	if (!vmcoreinfo_number(vi, "VA_BITS", &va_bits))
+	if (mdf_error_drop(vmcoreinfo_lookup_number(vi, "VA_BITS", &va_bits)))
 		return mdf_error(-MDF_ECORRUPT, "VMCOREINFO has no NUMBER(VA_BITS): the kernel's address "
 				 "space is unknown");
 	/* Kernels before 5.9 do not say: they walk what they were built for. */
-	if (!vmcoreinfo_number(vi, "TCR_EL1_T1SZ", &t1sz))
+	if (mdf_error_drop(vmcoreinfo_lookup_number(vi, "TCR_EL1_T1SZ", &t1sz)))
 		t1sz = 64 - va_bits;
 	if (va_bits < 36 || va_bits > 52)
 		return mdf_error(-MDF_ECORRUPT, "NUMBER(VA_BITS)=%" PRId64 " is outside arm64's 36 to 52",
@@ -327,7 +327,8 @@ static struct mdf_error *check_linear_map(const struct arm64_state *st, const st
 	uint64_t probe, by_tables, by_sum;
 	struct mdf_error *err;
 
-	if (!vmcoreinfo_symbol(vi, "mem_section", &probe) || probe - st->linear_start >= st->linear_size)
+	if (mdf_error_drop(vmcoreinfo_lookup_symbol(vi, "mem_section", &probe)) ||
+	    probe - st->linear_start >= st->linear_size)
 		return NULL;
 	by_sum = (probe & ~st->page_offset) + st->phys_offset;
 	err = walk(st, st->root, probe, &by_tables, NULL);
@@ -375,10 +376,12 @@ static void read_ranges(struct arm64_state *st, const struct vmcoreinfo *vi)
 {
 	int64_t start, end;
 
-	if (vmcoreinfo_number(vi, "VMEMMAP_START", &start) && vmcoreinfo_number(vi, "VMEMMAP_END", &end) &&
+	if (!mdf_error_drop(vmcoreinfo_lookup_number(vi, "VMEMMAP_START", &start)) &&
+	    !mdf_error_drop(vmcoreinfo_lookup_number(vi, "VMEMMAP_END", &end)) &&
 	    (uint64_t)start < (uint64_t)end)
 		st->vmemmap_start = (uint64_t)start;
-	if (vmcoreinfo_number(vi, "VMALLOC_START", &start) && vmcoreinfo_number(vi, "VMALLOC_END", &end) &&
+	if (!mdf_error_drop(vmcoreinfo_lookup_number(vi, "VMALLOC_START", &start)) &&
+	    !mdf_error_drop(vmcoreinfo_lookup_number(vi, "VMALLOC_END", &end)) &&
 	    (uint64_t)start < (uint64_t)end) {
 		st->vmalloc_start = (uint64_t)start;
 		st->vmalloc_end = (uint64_t)end;
@@ -396,21 +399,21 @@ static struct mdf_error *arm64_init(const struct vmcoreinfo *vi, const struct ph
 		return &mdf_error_enomem;
 	st->reader = *reader;
 	err = read_config(st, vi);
-	if (!err && !vmcoreinfo_number(vi, "kimage_voffset", &kimage_voffset))
+	if (!err && mdf_error_drop(vmcoreinfo_lookup_number(vi, "kimage_voffset", &kimage_voffset)))
 		err = mdf_error(-MDF_ECORRUPT, "VMCOREINFO has no NUMBER(kimage_voffset): the kernel image "
 				"cannot be located");
-	if (!err && !vmcoreinfo_number(vi, "PHYS_OFFSET", &phys_offset))
+	if (!err && mdf_error_drop(vmcoreinfo_lookup_number(vi, "PHYS_OFFSET", &phys_offset)))
 		err = mdf_error(-MDF_ECORRUPT, "VMCOREINFO has no NUMBER(PHYS_OFFSET): the linear map cannot "
 				"be translated");
-	if (!err && !vmcoreinfo_symbol(vi, "swapper_pg_dir", &swapper))
+	if (!err && mdf_error_drop(vmcoreinfo_lookup_symbol(vi, "swapper_pg_dir", &swapper)))
 		err = mdf_error(-MDF_ECORRUPT, "VMCOREINFO has no SYMBOL(swapper_pg_dir): cannot walk the "
 				"kernel page tables");
-	if (!err && !vmcoreinfo_symbol(vi, "_stext", &stext))
+	if (!err && mdf_error_drop(vmcoreinfo_lookup_symbol(vi, "_stext", &stext)))
 		err = mdf_error(-MDF_ECORRUPT, "VMCOREINFO has no SYMBOL(_stext): the kernel image cannot "
 				"be checked");
 	if (err)
 		goto fail;
-	vmcoreinfo_number(vi, "KERNELPACMASK", &pac_mask);
+	mdf_error_drop(vmcoreinfo_lookup_number(vi, "KERNELPACMASK", &pac_mask));
 	st->pac_mask = (uint64_t)pac_mask;
 	st->kimage_voffset = (uint64_t)kimage_voffset;
 	read_ranges(st, vi);

@@ -49,20 +49,27 @@ static struct mdf_error *x86_64_init(const struct vmcoreinfo *vi, const struct p
 	struct x86_64_state *st;
 	uint64_t top_pgt;
 	int64_t phys_base, l5 = 0, sme_mask = 0;
+	struct mdf_error *err;
 
-	if (!vmcoreinfo_symbol(vi, "init_top_pgt", &top_pgt) &&
-	    !vmcoreinfo_symbol(vi, "init_level4_pgt", &top_pgt))
+	err = vmcoreinfo_lookup_symbol(vi, "init_top_pgt", &top_pgt);
+	if (mdf_error_is_not_found(err))
+		err = vmcoreinfo_lookup_symbol(vi, "init_level4_pgt", &top_pgt);
+	if (mdf_error_is_not_found(err))
 		return mdf_error(-MDF_ECORRUPT,
 				 "VMCOREINFO has no SYMBOL(init_top_pgt): cannot walk the kernel page tables");
-	if (!vmcoreinfo_number(vi, "phys_base", &phys_base))
+	if (!err)
+		err = vmcoreinfo_lookup_number(vi, "phys_base", &phys_base);
+	if (mdf_error_is_not_found(err))
 		return mdf_error(-MDF_ECORRUPT,
 				 "VMCOREINFO has no NUMBER(phys_base): cannot locate the kernel image");
+	if (err)
+		return err;
 	if (top_pgt < START_KERNEL_MAP)
 		return mdf_error(-MDF_ECORRUPT,
 				 "SYMBOL(init_top_pgt)=%llx is outside the kernel image mapping",
 				 (unsigned long long)top_pgt);
-	vmcoreinfo_number(vi, "pgtable_l5_enabled", &l5);
-	vmcoreinfo_number(vi, "sme_mask", &sme_mask);
+	mdf_error_drop(vmcoreinfo_lookup_number(vi, "pgtable_l5_enabled", &l5));
+	mdf_error_drop(vmcoreinfo_lookup_number(vi, "sme_mask", &sme_mask));
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -73,7 +80,7 @@ static struct mdf_error *x86_64_init(const struct vmcoreinfo *vi, const struct p
 	st->sme_mask = (uint64_t)sme_mask;
 	st->phys_base = (uint64_t)phys_base;
 	st->stext_line = vmcoreinfo_has(vi, "SYMBOL", "_stext");
-	st->stext_valid = vmcoreinfo_symbol(vi, "_stext", &st->stext);
+	st->stext_valid = !mdf_error_drop(vmcoreinfo_lookup_symbol(vi, "_stext", &st->stext));
 	*out = st;
 	return NULL;
 }
@@ -154,14 +161,14 @@ static struct mdf_error *walk_table(struct table_walk *w, uint64_t table, int le
 		return NULL;
 	for (size_t i = first; i < ENTRIES_PER_TABLE && !err; i++) {
 		uint64_t entry = dump_to_host64(st->reader.order, entries[i]), next = entry & ~st->sme_mask & PTE_ADDR_MASK;
-		int added;
+		bool added;
 
 		if (!(entry & PTE_PRESENT) || ((level == 2 || level == 3) && (entry & PTE_LARGE)))
 			continue;
-		added = addr_set_add(&w->seen, next);
-		if (added < 0)
-			return &mdf_error_enomem;
-		if (added == 1)
+		err = addr_set_add(&w->seen, next, &added);
+		if (err)
+			return err;
+		if (!added)
 			continue;
 		if (w->seen.count > MAX_TABLE_PAGES)
 			return mdf_error(-MDF_ECORRUPT, "the kernel page tables hold more than %u "

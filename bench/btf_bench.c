@@ -135,7 +135,7 @@ static int one_run(const char *path, struct run *run)
 	if (!err)
 		err = arch_detect(in, vi, &arch);
 	if (!err)
-		err = memory_open(in, arch, vi, &mem);
+		err = memory_new(in, arch, vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (err)
@@ -181,7 +181,7 @@ static int one_run(const char *path, struct run *run)
 		err = mdf_error_wrap(err, "a lookup failed");
 out:
 	kernel_free(kernel);
-	memory_close(mem);
+	memory_free(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);
 	return mdf_error_print(err, false);

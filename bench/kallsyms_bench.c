@@ -65,10 +65,10 @@ static struct mdf_error *time_one(const char *path, enum mode mode, double *ms, 
 	if (!err)
 		err = arch_detect(in, vi, &arch);
 	if (!err)
-		err = memory_open(in, arch, vi, &mem);
+		err = memory_new(in, arch, vi, &mem);
 	start = now_ms();
 	if (!err)
-		err = kallsyms_open(mem, vi, &ks);
+		err = kallsyms_new(mem, vi, &ks);
 	if (!err && mode == LIST)
 		err = kallsyms_for_each(ks, count_symbol, &listed);
 	for (size_t i = 0; !err && mode == ONE_BY_ONE && i < NR_ASKED; i++)
@@ -79,7 +79,7 @@ static struct mdf_error *time_one(const char *path, enum mode mode, double *ms, 
 	if (!err)
 		*count = kallsyms_count(ks);
 	kallsyms_free(ks);
-	memory_close(mem);
+	memory_free(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);
 	return err;

@@ -189,11 +189,10 @@ static struct mdf_error *loop_via(struct loop_run *lr, const struct value *list)
 		err = config_read_pointer(r, list->addr, l->list.text, &cur);
 	/* Upstream's ends: a NULL link, or one back to the first element. */
 	for (first = cur; !err && cur;) {
-		int seen_before = addr_set_add(&seen, cur);
+		bool added;
 
-		if (seen_before < 0)
-			err = mdf_error_code(seen_before);
-		else if (seen_before)
+		err = addr_set_add(&seen, cur, &added);
+		if (!err && !added)
 			err = config_unresolved(r, -ELOOP, "the list %s comes back to the element at 0x%" PRIx64
 						": it ends there", l->list.text, cur);
 		if (!err)

@@ -41,6 +41,7 @@
 #include "kernel/modules.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 #include "util/vec.h"
 
 static struct mdf_error *lookup(struct resolver *r, const char *name, struct btf_info_result *res)
@@ -48,9 +49,9 @@ static struct mdf_error *lookup(struct resolver *r, const char *name, struct btf
 	struct mdf_error *err;
 
 	if (!r->btf)
-		return mdf_error_code(-ENOENT);
+		return &mdf_error_not_found;
 	err = btf_info_lookup(r->btf, r->module ? r->module : "vmlinux", name, res);
-	if (err && err->code == -ENOENT && r->module) {
+	if (mdf_error_is_not_found(err) && r->module) {
 		mdf_error_free(err);
 		err = btf_info_lookup(r->btf, NULL, name, res);
 	}
@@ -76,32 +77,40 @@ struct mdf_error *config_lookup_type(struct resolver *r, const char *name, struc
  * halves), so the symbol is found in place.  A table garbled out of order
  * gives a wrong room, never a wrong read: the room only guesses a type.
  */
+struct address_search {
+	const struct kallsyms *ks;
+	uint64_t addr;
+	struct mdf_error *err;    /* the first address that could not be read */
+};
+
+/* Whether the symbol at @i is at or below the address; an unreadable one ends the search. */
+static bool symbol_at_or_below(void *ctx, size_t i)
+{
+	struct address_search *s = ctx;
+	uint64_t at;
+
+	if (s->err)
+		return false;
+	s->err = kallsyms_address(s->ks, i, &at);
+	return !s->err && at <= s->addr;
+}
+
 static struct mdf_error *next_kernel_symbol(struct resolver *r, uint64_t addr, uint64_t *next)
 {
+	struct address_search s = { .addr = addr };
 	struct kallsyms *ks;
 	struct mdf_error *err = kernel_kallsyms(r->kernel, &ks);
-	size_t lo = 0, hi;
+	size_t count, after;
 
 	*next = 0;
 	if (err)
 		return err;
-	for (hi = kallsyms_count(ks); lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint64_t at;
-
-		err = kallsyms_address(ks, mid, &at);
-		if (err) {
-			*next = 0;
-			return err;
-		}
-		if (at <= addr) {
-			lo = mid + 1;
-		} else {
-			*next = at;
-			hi = mid;
-		}
-	}
-	return NULL;
+	s.ks = ks;
+	count = kallsyms_count(ks);
+	after = search_partition_point(count, symbol_at_or_below, &s);
+	if (s.err)
+		return s.err;
+	return after < count ? kallsyms_address(ks, after, next) : NULL;
 }
 
 struct next_module_symbol {

@@ -14,6 +14,7 @@
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 #include "util/vec.h"
 
 void erase_set_init(struct erase_set *set, uint32_t page_size, uint64_t max_pfn)
@@ -178,20 +179,25 @@ void erase_set_sort(struct erase_set *set)
 	set->sorted = true;
 }
 
+struct piece_search {
+	const struct erase_piece *pieces;
+	uint64_t paddr;
+};
+
+static bool piece_before(void *ctx, size_t i)
+{
+	const struct piece_search *s = ctx;
+
+	return s->pieces[i].paddr < s->paddr;
+}
+
 void erase_set_apply(struct erase_set *set, uint64_t pfn, void *page)
 {
 	uint64_t start = pfn * set->page_size;
-	size_t lo = 0, hi = set->nr_pieces;
-
+	struct piece_search s = { set->pieces, start };
 	/* The first piece at or after the page: pieces never cross into the next page. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = search_partition_point(set->nr_pieces, piece_before, &s);
 
-		if (set->pieces[mid].paddr < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < set->nr_pieces && set->pieces[lo].paddr - start < set->page_size; lo++) {
 		struct erase_piece *p = &set->pieces[lo];
 		const struct erase_entry *e = &set->entries[set->samples[p->sample].entry];

@@ -158,7 +158,7 @@ static long ms_until(const struct timespec *deadline)
 	return (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
 }
 
-int ext_child_read(struct ext_child *c, void *buf, size_t len)
+struct mdf_error *ext_child_read(struct ext_child *c, void *buf, size_t len)
 {
 	char *p = buf;
 
@@ -169,12 +169,12 @@ int ext_child_read(struct ext_child *c, void *buf, size_t len)
 		ssize_t n;
 
 		if (ms <= 0)
-			return -ETIMEDOUT;
+			return mdf_error_code(-ETIMEDOUT);
 		n = poll(fds, c->output_fd >= 0 ? 2 : 1, ms > INT_MAX ? INT_MAX : (int)ms);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return -errno;
+			return mdf_error(-errno, "cannot wait for the report: %s", strerror(errno));
 		if (c->output_fd >= 0 && fds[1].revents && !relay_some(c))
 			close_output(c);
 		if (!fds[0].revents)
@@ -183,13 +183,13 @@ int ext_child_read(struct ext_child *c, void *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return -errno;
+			return mdf_error(-errno, "cannot read the report: %s", strerror(errno));
 		if (n == 0)
-			return -EPIPE;
+			return mdf_error_code(-EPIPE);
 		p += n;
 		len -= (size_t)n;
 	}
-	return 0;
+	return NULL;
 }
 
 /* What the group's processes still had to say, for at most DRAIN_MS. */

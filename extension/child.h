@@ -45,10 +45,10 @@ struct mdf_error *ext_child_start(struct ext_child *c, const char *name, unsigne
 
 /*
  * Reads exactly @len bytes of the report, relaying the child's output
- * meanwhile: 0, -ETIMEDOUT at the deadline, -EPIPE at the end of the
- * report, or -errno.
+ * meanwhile: NULL, or an error of -ETIMEDOUT at the deadline, -EPIPE at
+ * the end of the report, or what reading said.
  */
-int ext_child_read(struct ext_child *c, void *buf, size_t len);
+struct mdf_error *ext_child_read(struct ext_child *c, void *buf, size_t len);
 
 /*
  * Ends the child: kills it first if @kill_first, waits for it, kills what

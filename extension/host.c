@@ -9,7 +9,7 @@
  * write) and everything already decoded, loads one extension, and sends
  * one message: a header with a status and a text, the page ranges, then
  * what it asks to erase (the WHATs, the samples, the physical pieces of
- * each; see erase_apply.h).  The parent waits for it with a deadline; a
+ * each; see erase/erase_set.h).  The parent waits for it with a deadline; a
  * child that dies, hangs or sends a short or inconsistent message is
  * reported and its ranges and erasures are dropped.
  */
@@ -470,19 +470,19 @@ static void free_body(struct message_body *b)
 	free(b->pieces);
 }
 
-/* The parts after the text: -ENOMEM, or ext_child_read()'s error. */
-static int read_body(struct ext_child *c, const struct message_header *h, struct message_body *b)
+/* The parts after the text: no memory, or ext_child_read()'s error. */
+static struct mdf_error *read_body(struct ext_child *c, const struct message_header *h, struct message_body *b)
 {
 	size_t samples = (size_t)h->nr_samples * sizeof(*b->samples);
 	size_t pieces = (size_t)h->nr_pieces * sizeof(*b->pieces);
-	int err;
+	struct mdf_error *err;
 
 	b->entries = malloc((size_t)h->entries_len + 1);
 	b->fills = malloc((size_t)h->nr_entries + 1);
 	b->samples = malloc(samples + 1);
 	b->pieces = malloc(pieces + 1);
 	if (!b->entries || !b->fills || !b->samples || !b->pieces)
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	err = ext_child_read(c, b->entries, h->entries_len);
 	if (!err)
 		err = ext_child_read(c, b->fills, h->nr_entries);
@@ -531,16 +531,16 @@ static struct mdf_error *check_body(const struct message_header *h, const struct
  * samples are made for the pieces there are, so that a request that
  * failed in the child leaves nothing behind.
  */
-static int add_erasures(const char *name, const struct message_header *h, const struct message_body *b,
-			struct erase_set *set, uint64_t *bytes)
+static struct mdf_error *add_erasures(const char *name, const struct message_header *h,
+				      const struct message_body *b, struct erase_set *set, uint64_t *bytes)
 {
 	uint32_t *entries = malloc(((size_t)h->nr_entries + 1) * sizeof(*entries));
 	uint32_t *samples = malloc(((size_t)h->nr_samples + 1) * sizeof(*samples));
 	const char **whats = malloc(((size_t)h->nr_entries + 1) * sizeof(*whats));
-	int err = 0;
+	struct mdf_error *err = NULL;
 
 	if (!entries || !samples || !whats) {
-		err = -ENOMEM;
+		err = &mdf_error_enomem;
 		goto out;
 	}
 	for (uint32_t i = 0, at = 0; i < h->nr_entries; i++) {
@@ -558,12 +558,12 @@ static int add_erasures(const char *name, const struct message_header *h, const 
 			char text[MAX_TEXT];
 
 			snprintf(text, sizeof(text), "%s:%s", name, whats[entry]);
-			err = mdf_error_drop(erase_set_entry_filled(set, text, b->fills[entry], &entries[entry]));
+			err = erase_set_entry_filled(set, text, b->fills[entry], &entries[entry]);
 		}
 		if (!err && samples[p->sample] == UINT32_MAX)
-			err = mdf_error_drop(erase_set_sample(set, entries[entry], &samples[p->sample]));
+			err = erase_set_sample(set, entries[entry], &samples[p->sample]);
 		if (!err)
-			err = mdf_error_drop(erase_set_add_phys(set, samples[p->sample], p->paddr, p->len));
+			err = erase_set_add_phys(set, samples[p->sample], p->paddr, p->len);
 		*bytes += p->len;
 	}
 out:
@@ -593,24 +593,25 @@ static const struct pfn_range *incoming(const struct incoming_ranges *in, int ki
 	return set->ranges ? set->ranges + in->at[kind] : NULL;
 }
 
-/* -ENOMEM, or ext_child_read()'s error. */
-static int read_ranges(struct ext_child *c, const struct message_header *h, struct incoming_ranges *in)
+/* No memory, or ext_child_read()'s error. */
+static struct mdf_error *read_ranges(struct ext_child *c, const struct message_header *h,
+				     struct incoming_ranges *in)
 {
 	for (int kind = 0; kind < NR_RANGE_KINDS; kind++) {
 		struct pfn_ranges *set = decision_set(in->decisions, kind);
-		int err;
+		struct mdf_error *err;
 
 		in->at[kind] = set->count;
 		in->count[kind] = h->nr_ranges[kind];
 		if (!in->count[kind])
 			continue;
-		if (pfn_ranges_reserve(set, in->count[kind]))
-			return -ENOMEM;
-		err = ext_child_read(c, set->ranges + set->count, in->count[kind] * sizeof(*set->ranges));
+		err = pfn_ranges_reserve(set, in->count[kind]);
+		if (!err)
+			err = ext_child_read(c, set->ranges + set->count, in->count[kind] * sizeof(*set->ranges));
 		if (err)
 			return err;
 	}
-	return 0;
+	return NULL;
 }
 
 /* What makes the ranges unusable: an empty one, or one past the dump's last pfn. */
@@ -657,11 +658,12 @@ static void take_ranges(struct incoming_ranges *in, struct extension_outcome *ou
  * its discarded or its excluded ranges where the child merged them and
  * there are only those, else both merged into a set of their own.
  */
-static int check_dropped(struct decision_checks *checks, const char *name, const struct incoming_ranges *in)
+static struct mdf_error *check_dropped(struct decision_checks *checks, const char *name,
+				       const struct incoming_ranges *in)
 {
 	static const int dropping[] = { RANGE_DISCARD, RANGE_EXCLUDE };
 	struct pfn_ranges dropped = { 0 };
-	int err;
+	struct mdf_error *err;
 
 	for (size_t i = 0; i < 2; i++) {
 		int kind = dropping[i], other = dropping[1 - i];
@@ -671,7 +673,7 @@ static int check_dropped(struct decision_checks *checks, const char *name, const
 						   in->count[kind], true };
 
 			decision_checks_warn(checks, name, &view);
-			return 0;
+			return NULL;
 		}
 	}
 	err = pfn_ranges_reserve(&dropped, in->count[RANGE_DISCARD] + in->count[RANGE_EXCLUDE]);
@@ -703,38 +705,39 @@ static struct mdf_error *collect(struct ext_child *c, const struct extension_opt
 	struct message_header h;
 	struct message_body body = { 0 };
 	struct incoming_ranges ranges = { .decisions = decisions };
-	struct mdf_error *problem = NULL, *err = NULL;
+	struct mdf_error *problem = NULL, *err = NULL, *read_err;
 	struct rusage usage;
-	int code;
 
-	code = ext_child_read(c, &h, sizeof(h));
-	if (!code && !header_sane(&h)) {
+	read_err = ext_child_read(c, &h, sizeof(h));
+	if (!read_err && !header_sane(&h)) {
 		ext_child_end(c, true, NULL);
 		problem = mdf_error(-EBADMSG, "sent a malformed report (%" PRIu64 " ranges)", header_ranges(&h));
 		goto failed;
 	}
-	if (!code) {
+	if (!read_err) {
 		char text[MAX_TEXT + 1];
 
-		code = ext_child_read(c, text, h.text_len);
-		text[code ? 0 : h.text_len] = '\0';
-		if (!code)
-			code = read_ranges(c, &h, &ranges);
-		if (!code)
-			code = read_body(c, &h, &body);
-		if (code == -ENOMEM) {
+		read_err = ext_child_read(c, text, h.text_len);
+		text[read_err ? 0 : h.text_len] = '\0';
+		if (!read_err)
+			read_err = read_ranges(c, &h, &ranges);
+		if (!read_err)
+			read_err = read_body(c, &h, &body);
+		if (read_err && read_err->code == -ENOMEM) {
+			/* makedumpfile's own failure, not the extension's. */
 			ext_child_end(c, true, NULL);
-			err = &mdf_error_enomem;
+			err = read_err;
 			goto out;
 		}
-		if (!code && h.status) {
+		if (!read_err && h.status) {
 			ext_child_end(c, false, NULL);
 			problem = mdf_error(-ECANCELED, "%s", text);
 			goto failed;
 		}
 	}
-	if (code) {
-		problem = describe_end(c, code, opt->timeout);
+	if (read_err) {
+		problem = describe_end(c, read_err->code, opt->timeout);
+		mdf_error_free(read_err);
 		goto failed;
 	}
 	if (ext_child_end(c, false, &usage) >= 0)
@@ -748,14 +751,14 @@ static struct mdf_error *collect(struct ext_child *c, const struct extension_opt
 	out->has_callback = h.flags & MESSAGE_HAS_CALLBACK;
 	take_ranges(&ranges, out);
 	if (out->discard_pages + out->exclude_pages)
-		code = check_dropped(checks, out->name, &ranges);
-	if (!code && h.nr_pieces && env->erase)
-		code = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
-	else if (!code && h.nr_pieces)
+		err = check_dropped(checks, out->name, &ranges);
+	if (!err && h.nr_pieces && env->erase)
+		err = add_erasures(out->name, &h, &body, env->erase, &out->erase_bytes);
+	else if (!err && h.nr_pieces)
 		msg_warn("extension %s asked to erase data, but this run erases nothing: its erasures "
 			 "are dropped", out->name);
-	if (code)
-		err = mdf_error_wrap(mdf_error_code(code), "extension %s", out->name);
+	if (err)
+		err = mdf_error_wrap(err, "extension %s", out->name);
 	else
 		out->ok = true;
 	goto out;

@@ -18,7 +18,7 @@ static struct mdf_error *add_pfn(struct pfn_ranges *set, uint64_t pfn)
 		set->ranges[set->count - 1].end++;
 		return NULL;
 	}
-	return pfn_ranges_add(set, pfn, 1) ? &mdf_error_enomem : NULL;
+	return pfn_ranges_add(set, pfn, 1);
 }
 
 static struct mdf_error *decide(uint64_t pfn, const void *page, void *arg, bool *pass_over_rules)

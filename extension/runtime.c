@@ -163,7 +163,7 @@ static int api_result(struct mdf_error *err, bool quiet)
 {
 	if (!err)
 		return 0;
-	if (err->message && !(quiet && err->code == -ENOENT))
+	if (err->message && !(quiet && mdf_error_is_not_found(err)))
 		return mdf_error_print(err, false);
 	return mdf_error_drop(err);
 }
@@ -294,12 +294,13 @@ uint64_t mdf_page_size(void)
 
 int mdf_page_to_pfn(uint64_t page, uint64_t *pfn)
 {
-	return mem_map_page_to_pfn(runtime.env->mem_map, page, pfn);
+	/* The API's word for no such struct page is -ERANGE. */
+	return mem_map_page_to_pfn(runtime.env->mem_map, page, pfn) ? -ERANGE : 0;
 }
 
 int mdf_pfn_to_page(uint64_t pfn, uint64_t *page)
 {
-	return mem_map_pfn_to_page(runtime.env->mem_map, pfn, page);
+	return mem_map_pfn_to_page(runtime.env->mem_map, pfn, page) ? -ERANGE : 0;
 }
 
 /*
@@ -402,12 +403,12 @@ int mdf_uvtop(uint64_t mm, uint64_t uvaddr, uint64_t *paddr)
 
 int mdf_discard_pfns(uint64_t pfn, uint64_t count)
 {
-	return pfn_ranges_add(&runtime.decisions.discard, pfn, count);
+	return mdf_error_drop(pfn_ranges_add(&runtime.decisions.discard, pfn, count));
 }
 
 int mdf_keep_pfns(uint64_t pfn, uint64_t count)
 {
-	return pfn_ranges_add(&runtime.decisions.keep, pfn, count);
+	return mdf_error_drop(pfn_ranges_add(&runtime.decisions.keep, pfn, count));
 }
 
 /*

@@ -14,6 +14,7 @@
 #include "input/dump_input.h"
 #include "input/vmcore_map.h"
 #include "util/message.h"
+#include "util/search.h"
 #include "util/vec.h"
 
 /* The size of a mapped window: upstream's. */
@@ -154,21 +155,24 @@ void input_normalise_ranges(struct dump_input *in)
 	in->max_pfn = kept ? (in->ranges[kept - 1].end + in->page_size - 1) / in->page_size : 0;
 }
 
+struct range_search {
+	const struct phys_range *ranges;
+	uint64_t paddr;
+};
+
+static bool range_ends_before(void *ctx, size_t i)
+{
+	const struct range_search *s = ctx;
+
+	return s->ranges[i].end <= s->paddr;
+}
+
 const struct phys_range *input_find_range(const struct dump_input *in, uint64_t paddr)
 {
-	size_t lo = 0, hi = in->nr_ranges;
+	struct range_search s = { in->ranges, paddr };
+	size_t i = search_partition_point(in->nr_ranges, range_ends_before, &s);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (paddr < in->ranges[mid].start)
-			hi = mid;
-		else if (paddr >= in->ranges[mid].end)
-			lo = mid + 1;
-		else
-			return &in->ranges[mid];
-	}
-	return NULL;
+	return i < in->nr_ranges && in->ranges[i].start <= paddr ? &in->ranges[i] : NULL;
 }
 
 void input_close(struct dump_input *in)

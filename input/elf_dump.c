@@ -24,6 +24,7 @@
 #include "input/dump_input.h"
 #include "input/elf_notes.h"
 #include "util/message.h"
+#include "util/search.h"
 #include "util/vec.h"
 
 /* An ELF dump does not say its page size: VMCOREINFO's PAGESIZE does, else the smallest. */
@@ -61,19 +62,23 @@ struct elf_input {
 };
 
 /* The first segment (sorted, disjoint) that ends after @paddr; nr_segments if none. */
+struct segment_search {
+	const struct elf_segment *segments;
+	uint64_t paddr;
+};
+
+static bool segment_ends_before(void *ctx, size_t i)
+{
+	const struct segment_search *s = ctx;
+
+	return s->segments[i].phys_end <= s->paddr;
+}
+
 static size_t first_segment_after(const struct elf_input *ei, uint64_t paddr)
 {
-	size_t lo = 0, hi = ei->nr_segments;
+	struct segment_search s = { ei->segments, paddr };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ei->segments[mid].phys_end <= paddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return search_partition_point(ei->nr_segments, segment_ends_before, &s);
 }
 
 /* Reads the page at file offset @offset of @seg, through the read-ahead window. */

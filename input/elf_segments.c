@@ -14,7 +14,7 @@
 #include "input/elf_segments.h"
 #include "util/message.h"
 
-/* Upstream's bound on a PT_NOTE segment, and elf_input.c's. */
+/* Upstream's bound on a PT_NOTE segment, and elf_dump.c's. */
 #define NOTE_MAX_SIZE (16u << 20)
 
 static void host_ehdr(Elf64_Ehdr *e)

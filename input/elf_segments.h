@@ -3,7 +3,7 @@
  * The program headers of an ELF dump as its file lists them: for the ELF
  * writer, which keeps the input's segments (order, virtual addresses,
  * flags, the kernel image's second copy in a kexec dump) as upstream
- * makedumpfile keeps them.  The input layer (elf_input.c) merges them into
+ * makedumpfile keeps them.  The input layer (elf_dump.c) merges them into
  * physical ranges, which is what every other reader wants.
  */
 #ifndef MDF_INPUT_ELF_SEGMENTS_H

@@ -13,6 +13,7 @@
 #include "input/vmcoreinfo.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 #include "util/text_file.h"
 #include "util/vec.h"
 
@@ -126,25 +127,25 @@ void vmcoreinfo_free(struct vmcoreinfo *vi)
 	free(vi);
 }
 
+struct key_search {
+	const struct vmcoreinfo *vi;
+	const char *key;
+};
+
+static bool key_at_or_before(void *ctx, size_t i)
+{
+	const struct key_search *s = ctx;
+
+	return strcmp(s->vi->entries[i].key, s->key) <= 0;
+}
+
 const char *vmcoreinfo_get(const struct vmcoreinfo *vi, const char *key)
 {
-	size_t lo = 0, hi = vi->nr_entries;
-	const char *found = NULL;
+	struct key_search s = { vi, key };
+	/* The last entry with this key: duplicates sort in line order, and the last one wins. */
+	size_t after = search_partition_point(vi->nr_entries, key_at_or_before, &s);
 
-	/* Find the last entry with this key: duplicates sort in line order. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int order = strcmp(key, vi->entries[mid].key);
-
-		if (order < 0) {
-			hi = mid;
-		} else {
-			if (order == 0)
-				found = vi->entries[mid].value;
-			lo = mid + 1;
-		}
-	}
-	return found;
+	return after && !strcmp(vi->entries[after - 1].key, key) ? vi->entries[after - 1].value : NULL;
 }
 
 static const char *get_wrapped(const struct vmcoreinfo *vi, const char *kind, const char *name)
@@ -195,42 +196,57 @@ bool vmcoreinfo_has(const struct vmcoreinfo *vi, const char *kind, const char *n
 	return get_wrapped(vi, kind, name) != NULL;
 }
 
-bool vmcoreinfo_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value)
+/* Parses the line @kind(@name) (or the plain line @name, @kind NULL) with @parse. */
+static struct mdf_error *lookup(const struct vmcoreinfo *vi, const char *kind, const char *name,
+				bool (*parse)(const char *line, void *value), void *value)
 {
-	const char *line = get_wrapped(vi, "SYMBOL", name);
+	const char *line = kind ? get_wrapped(vi, kind, name) : vmcoreinfo_get(vi, name);
 
-	return line && parse_unsigned(line, 16, value);
+	if (!line)
+		return &mdf_error_not_found;
+	if (!parse(line, value))
+		return mdf_error(-MDF_ECORRUPT, "VMCOREINFO's %s%s%s%s=%s is not a number", kind ? kind : "",
+				 kind ? "(" : "", name, kind ? ")" : "", line);
+	return NULL;
 }
 
-bool vmcoreinfo_size(const struct vmcoreinfo *vi, const char *type, int64_t *value)
+static bool parse_address(const char *line, void *value)
 {
-	const char *line = get_wrapped(vi, "SIZE", type);
-
-	return line && parse_decimal(line, value);
+	return parse_unsigned(line, 16, value);
 }
 
-bool vmcoreinfo_offset(const struct vmcoreinfo *vi, const char *type_member, int64_t *value)
+static bool parse_number(const char *line, void *value)
 {
-	const char *line = get_wrapped(vi, "OFFSET", type_member);
-
-	return line && parse_decimal(line, value);
+	return parse_decimal(line, value);
 }
 
-bool vmcoreinfo_length(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+struct mdf_error *vmcoreinfo_lookup_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value)
 {
-	const char *line = get_wrapped(vi, "LENGTH", name);
-
-	return line && parse_decimal(line, value);
+	return lookup(vi, "SYMBOL", name, parse_address, value);
 }
 
-bool vmcoreinfo_number(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+struct mdf_error *vmcoreinfo_lookup_size(const struct vmcoreinfo *vi, const char *type, int64_t *value)
 {
-	const char *line = get_wrapped(vi, "NUMBER", name);
-
-	return line && parse_decimal(line, value);
+	return lookup(vi, "SIZE", type, parse_number, value);
 }
 
-bool vmcoreinfo_plain_number(const struct vmcoreinfo *vi, const char *key, int64_t *value)
+struct mdf_error *vmcoreinfo_lookup_offset(const struct vmcoreinfo *vi, const char *type_member,
+					   int64_t *value)
 {
-	return parse_decimal(vmcoreinfo_get(vi, key), value);
+	return lookup(vi, "OFFSET", type_member, parse_number, value);
+}
+
+struct mdf_error *vmcoreinfo_lookup_length(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	return lookup(vi, "LENGTH", name, parse_number, value);
+}
+
+struct mdf_error *vmcoreinfo_lookup_number(const struct vmcoreinfo *vi, const char *name, int64_t *value)
+{
+	return lookup(vi, "NUMBER", name, parse_number, value);
+}
+
+struct mdf_error *vmcoreinfo_lookup_plain(const struct vmcoreinfo *vi, const char *key, int64_t *value)
+{
+	return lookup(vi, NULL, key, parse_number, value);
 }

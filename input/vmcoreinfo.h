@@ -31,16 +31,18 @@ const char *vmcoreinfo_get(const struct vmcoreinfo *vi, const char *key);
 bool vmcoreinfo_has(const struct vmcoreinfo *vi, const char *kind, const char *name);
 
 /*
- * Typed lookups; each returns false when the line is absent or malformed.
+ * Typed lookups of the line KIND(@name): each returns NULL with *@value
+ * set, &mdf_error_not_found when the line is absent, or an error of
+ * -MDF_ECORRUPT that quotes a line whose value is no number.
  * kernel/kernel.h asks the dump's own symbols and types where a line is
  * absent.
  */
-bool vmcoreinfo_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value);
-bool vmcoreinfo_size(const struct vmcoreinfo *vi, const char *type, int64_t *value);
-bool vmcoreinfo_offset(const struct vmcoreinfo *vi, const char *type_member, int64_t *value);
-bool vmcoreinfo_length(const struct vmcoreinfo *vi, const char *name, int64_t *value);
-bool vmcoreinfo_number(const struct vmcoreinfo *vi, const char *name, int64_t *value);
-
-/* A plain decimal line such as PAGESIZE or CRASHTIME. */
-bool vmcoreinfo_plain_number(const struct vmcoreinfo *vi, const char *key, int64_t *value);
+struct mdf_error *vmcoreinfo_lookup_symbol(const struct vmcoreinfo *vi, const char *name, uint64_t *value);
+struct mdf_error *vmcoreinfo_lookup_size(const struct vmcoreinfo *vi, const char *type, int64_t *value);
+struct mdf_error *vmcoreinfo_lookup_offset(const struct vmcoreinfo *vi, const char *type_member,
+					   int64_t *value);
+struct mdf_error *vmcoreinfo_lookup_length(const struct vmcoreinfo *vi, const char *name, int64_t *value);
+struct mdf_error *vmcoreinfo_lookup_number(const struct vmcoreinfo *vi, const char *name, int64_t *value);
+/* The same for a plain decimal line such as PAGESIZE or CRASHTIME, named by its key. */
+struct mdf_error *vmcoreinfo_lookup_plain(const struct vmcoreinfo *vi, const char *key, int64_t *value);
 #endif

@@ -13,7 +13,7 @@
  *
  * The layouts of btf_module, btf and module come from vmlinux's BTF
  * itself.  Every size read from the dump is bounded before it sizes an
- * allocation, and the list walk stops at a bad link (kernel_list.c).
+ * allocation, and the list walk stops at a bad link (kernel/list.c).
  *
  * With -x VMLINUX, vmlinux's types are made from that file's DWARF
  * (kernel/dwarf.c) and the modules' BTF is split on the dump's own
@@ -644,7 +644,7 @@ static struct mdf_error *find_enumerator(struct btf_unit *unit, const char *name
 			found = true;
 		}
 	}
-	return found ? NULL : mdf_error_code(-ENOENT);
+	return found ? NULL : &mdf_error_not_found;
 }
 
 /* Reads the BTF layout of btf_modules' entries, for the walk. */
@@ -666,7 +666,7 @@ static struct mdf_error *module_layout(struct btf_info *bi, struct btf_module_la
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		struct mdf_error *err = btf_info_lookup(bi, "vmlinux", fields[i].path, &r);
 
-		if (err && err->code == -ENOENT) {
+		if (mdf_error_is_not_found(err)) {
 			mdf_error_free(err);
 			return mdf_error(-ENOENT, "vmlinux BTF has no %s: cannot find module BTF", fields[i].path);
 		}
@@ -752,7 +752,7 @@ static struct mdf_error *list_modules(struct btf_info *bi)
 		msg_debug("the kernel's kallsyms have no btf_modules%s: no module BTF "
 			  "(CONFIG_DEBUG_INFO_BTF_MODULES off)",
 			  bi->loc.find_btf_modules ? ", nor has its image" : "");
-		err = mdf_error_code(-ENOENT);
+		err = &mdf_error_not_found;
 	}
 	if (!err)
 		err = module_layout(bi, &l);
@@ -981,7 +981,7 @@ struct mdf_error *btf_info_lookup(struct btf_info *bi, const char *scope, const 
 			if (dot)
 				continue;
 			err = find_enumerator(unit, name, &r->value, &r->type_id);
-			if (err && err->code == -ENOENT) {
+			if (mdf_error_is_not_found(err)) {
 				mdf_error_free(err);
 				continue;
 			}
@@ -1075,7 +1075,7 @@ struct mdf_error *btf_info_scope_btf(struct btf_info *bi, const char *scope, con
 	if (!err && scope && strcmp(scope, "vmlinux")) {
 		mdf_error_free(list_modules(bi));
 		unit = find_module(bi, scope);
-		err = unit ? load_unit(bi, unit) : mdf_error_code(-ENOENT);
+		err = unit ? load_unit(bi, unit) : &mdf_error_not_found;
 	}
 	if (!err)
 		*out = unit->btf;
@@ -1089,7 +1089,7 @@ struct mdf_error *btf_info_load_all(struct btf_info *bi)
 	/* A module whose BTF does not parse is said and passed over; the others are usable. */
 	for (size_t i = 0; i < bi->nr_modules; i++)
 		module_usable(bi, &bi->modules[i]);
-	if (err && err->code == -ENOENT) {
+	if (mdf_error_is_not_found(err)) {
 		mdf_error_free(err);
 		return load_vmlinux(bi);
 	}

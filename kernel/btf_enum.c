@@ -155,7 +155,7 @@ static struct mdf_error *find_constant(struct btf_walk *w, uint32_t offset, unsi
 			*value = (int32_t)u32_at(w, m + 4);
 		return NULL;
 	}
-	return mdf_error_code(-ENOENT);
+	return &mdf_error_not_found;
 }
 
 static struct mdf_error *read_header(struct btf_walk *w, uint64_t start, uint64_t stop)
@@ -198,7 +198,7 @@ struct mdf_error *btf_enum_constant(struct memory *mem, uint64_t start, uint64_t
 	uint64_t offset = 0;
 
 	if (strlen(enum_name) > NAME_MAX_LEN || strlen(constant) > NAME_MAX_LEN)
-		return mdf_error_code(-ENOENT);
+		return &mdf_error_not_found;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return &mdf_error_enomem;
@@ -225,7 +225,7 @@ struct mdf_error *btf_enum_constant(struct memory *mem, uint64_t start, uint64_t
 		offset += TYPE_LEN + extra_bytes(kind, vlen);
 	}
 	if (!err && offset >= w->type_len)
-		err = mdf_error_code(-ENOENT);
+		err = &mdf_error_not_found;
 	free(w);
 	return err;
 }

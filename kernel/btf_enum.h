@@ -17,9 +17,9 @@ struct memory;
 
 /*
  * The value of @constant in the enum (or enum64) named @enum_name of the
- * BTF at [@start, @stop) in the kernel's memory.  -ENOENT, with nothing
- * more to say, where there is no such enum or constant; -MDF_ECORRUPT for
- * BTF whose header or types do not fit; a read's error otherwise.
+ * BTF at [@start, @stop) in the kernel's memory.  &mdf_error_not_found
+ * where there is no such enum or constant; -MDF_ECORRUPT for BTF whose
+ * header or types do not fit; a read's error otherwise.
  */
 struct mdf_error *btf_enum_constant(struct memory *mem, uint64_t start, uint64_t stop, const char *enum_name,
 				    const char *constant, int64_t *value);

@@ -23,6 +23,7 @@
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 
 #define SCAN_CHUNK (1u << 20)
 #define SCAN_OVERLAP 64u
@@ -680,30 +681,44 @@ struct mdf_error *image_find_exports(struct memory *mem, struct btf_info *btf, u
 	return NULL;
 }
 
-bool image_exports_lookup(struct image_exports *ex, const char *name, uint64_t *addr)
+struct export_name_search {
+	const struct image_exports *ex;
+	const struct export_table *table;
+	const char *name;
+	bool unreadable;
+};
+
+/* Whether the export at @i sorts before the name; an unreadable one ends the search. */
+static bool export_name_before(void *ctx, size_t i)
+{
+	struct export_name_search *s = ctx;
+	uint64_t name_addr, value;
+	char found[EXPORT_NAME_MAX];
+
+	if (s->unreadable || !export_entry(s->ex, s->table->start + i * s->ex->entry_size, &name_addr, &value) ||
+	    !export_name(s->ex, name_addr, found)) {
+		s->unreadable = true;
+		return false;
+	}
+	return strcmp(found, s->name) < 0;
+}
+
+struct mdf_error *image_exports_lookup(const struct image_exports *ex, const char *name, uint64_t *addr)
 {
 	char found[EXPORT_NAME_MAX];
 
 	for (size_t i = 0; i < ex->nr_tables; i++) {
-		uint32_t lo = 0, hi = ex->tables[i].count;
+		struct export_name_search s = { ex, &ex->tables[i], name, false };
+		size_t at = search_partition_point(ex->tables[i].count, export_name_before, &s);
+		uint64_t name_addr, value;
 
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			uint64_t entry = ex->tables[i].start + mid * ex->entry_size, name_addr, value;
-			int order;
-
-			if (!export_entry(ex, entry, &name_addr, &value) || !export_name(ex, name_addr, found))
-				break;
-			order = strcmp(found, name);
-			if (!order) {
-				*addr = value;
-				return true;
-			}
-			if (order < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
+		/* A table that cannot be read where the search went is passed over, as one without the name. */
+		if (!s.unreadable && at < ex->tables[i].count &&
+		    export_entry(ex, ex->tables[i].start + at * ex->entry_size, &name_addr, &value) &&
+		    export_name(ex, name_addr, found) && !strcmp(found, name)) {
+			*addr = value;
+			return NULL;
 		}
 	}
-	return false;
+	return &mdf_error_not_found;
 }

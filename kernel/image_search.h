@@ -66,8 +66,11 @@ struct image_exports;
 
 struct mdf_error *image_find_exports(struct memory *mem, struct btf_info *btf, uint64_t image_start,
 				     struct image_exports **out);
-/* The address of the export @name, if there is one. */
-bool image_exports_lookup(struct image_exports *ex, const char *name, uint64_t *addr);
+/*
+ * The address of the export @name: NULL, or &mdf_error_not_found when no
+ * table holds it (or none that can be read where the search goes).
+ */
+struct mdf_error *image_exports_lookup(const struct image_exports *ex, const char *name, uint64_t *addr);
 void image_exports_free(struct image_exports *ex);
 
 #endif

@@ -134,14 +134,15 @@ static struct mdf_error *find_tables(const struct vmcoreinfo *vi, struct kallsym
 	uint64_t *const slots[] = { &t->num_syms, &t->names, &t->token_table, &t->token_index };
 
 	for (size_t i = 0; i < sizeof(required_tables) / sizeof(required_tables[0]); i++) {
-		if (!vmcoreinfo_symbol(vi, required_tables[i], slots[i]))
+		if (mdf_error_drop(vmcoreinfo_lookup_symbol(vi, required_tables[i], slots[i])))
 			return mdf_error(-ENOENT,
 					 "VMCOREINFO has no SYMBOL(%s): cannot decode the kernel's kallsyms",
 					 required_tables[i]);
 	}
-	t->has_offsets = vmcoreinfo_symbol(vi, "kallsyms_offsets", &t->offsets);
-	t->has_relative_base = vmcoreinfo_symbol(vi, "kallsyms_relative_base", &t->relative_base);
-	t->has_addresses = vmcoreinfo_symbol(vi, "kallsyms_addresses", &t->addresses);
+	t->has_offsets = !mdf_error_drop(vmcoreinfo_lookup_symbol(vi, "kallsyms_offsets", &t->offsets));
+	t->has_relative_base =
+		!mdf_error_drop(vmcoreinfo_lookup_symbol(vi, "kallsyms_relative_base", &t->relative_base));
+	t->has_addresses = !mdf_error_drop(vmcoreinfo_lookup_symbol(vi, "kallsyms_addresses", &t->addresses));
 	if (!t->has_offsets && !t->has_addresses)
 		return mdf_error(-ENOENT,
 				 "VMCOREINFO has neither SYMBOL(kallsyms_offsets) nor SYMBOL(kallsyms_addresses): "
@@ -505,7 +506,7 @@ static struct mdf_error *find_entry(void *ctx, const struct names_entry *e)
 	return NULL;
 }
 
-/* kallsyms_find; with @check, every entry is checked on the way (kallsyms_open's pass). */
+/* kallsyms_find; with @check, every entry is checked on the way (kallsyms_new's pass). */
 static struct mdf_error *find(const struct kallsyms *ks, bool check, const char *const *names,
 			      size_t nr, int64_t *index)
 {
@@ -552,10 +553,10 @@ static struct mdf_error *choose_encoding(struct kallsyms *ks, const struct vmcor
 	size_t nr = 0, nr_candidates = 0;
 	int best_score = 0, best = -1;
 	struct mdf_error *err;
-	bool has_stext = vmcoreinfo_symbol(vi, "_stext", &stext);
+	bool has_stext = !mdf_error_drop(vmcoreinfo_lookup_symbol(vi, "_stext", &stext));
 
 	for (size_t i = 0; i < NR_WITNESSES; i++)
-		if (vmcoreinfo_symbol(vi, witness_symbols[i], &expected[nr]))
+		if (!mdf_error_drop(vmcoreinfo_lookup_symbol(vi, witness_symbols[i], &expected[nr])))
 			names[nr++] = witness_symbols[i];
 	err = find(ks, true, names, nr, index);
 	if (err)
@@ -605,7 +606,7 @@ static struct mdf_error *choose_encoding(struct kallsyms *ks, const struct vmcor
 	return NULL;
 }
 
-struct mdf_error *kallsyms_open(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
+struct mdf_error *kallsyms_new(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out)
 {
 	struct kallsyms *ks = calloc(1, sizeof(*ks));
 	struct mdf_error *err;

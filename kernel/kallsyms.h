@@ -42,9 +42,9 @@ struct ksym {
  * Opens the table.  Every size read from the dump is bounded; an error
  * says which table is wrong and where.  @mem must outlive it.
  */
-struct mdf_error *kallsyms_open(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out);
+struct mdf_error *kallsyms_new(struct memory *mem, const struct vmcoreinfo *vi, struct kallsyms **out);
 /*
- * Whether VMCOREINFO itself has the SYMBOL() lines kallsyms_open needs:
+ * Whether VMCOREINFO itself has the SYMBOL() lines kallsyms_new needs:
  * for optional uses, which skip kallsyms quietly where they cannot be.
  */
 bool kallsyms_in_vmcoreinfo(const struct vmcoreinfo *vi);

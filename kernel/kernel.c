@@ -150,7 +150,7 @@ static struct mdf_error *check_vmlinux(struct kernel *k)
 		return NULL;
 	}
 	/* Older kernels began struct uts_namespace with a struct kref: upstream's guess too. */
-	if (!kernel_offset(k, "uts_namespace.name", &name_offset))
+	if (mdf_error_drop(kernel_lookup_offset(k, "uts_namespace.name", &name_offset)))
 		name_offset = sizeof(int);
 	err = vmlinux_release(k->vmlinux, (uint64_t)name_offset, release, sizeof(release));
 	if (err)
@@ -235,7 +235,7 @@ static struct mdf_error *find_kernel_symbols(struct kernel *k, const char *const
 struct mdf_error *kernel_kallsyms(struct kernel *k, struct kallsyms **out)
 {
 	if (!k->kallsyms && !k->kallsyms_err) {
-		k->kallsyms_err = kallsyms_open(k->mem, k->vi, &k->kallsyms);
+		k->kallsyms_err = kallsyms_new(k->mem, k->vi, &k->kallsyms);
 		if (!k->kallsyms_err)
 			k->kallsyms_err = find_kernel_symbols(k, own_symbols,
 							      sizeof(own_symbols) / sizeof(own_symbols[0]));
@@ -279,7 +279,7 @@ struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *nam
 /* Where the image search starts: VMCOREINFO's _stext, which every kernel since 4.x gives. */
 static bool image_start(struct kernel *k, const char *what, uint64_t *start)
 {
-	if (vmcoreinfo_symbol(k->vi, "_stext", start))
+	if (!mdf_error_drop(vmcoreinfo_lookup_symbol(k->vi, "_stext", start)))
 		return true;
 	msg_debug("%s: kallsyms do not list it and VMCOREINFO has no SYMBOL(_stext) to search the kernel "
 		  "image from", what);
@@ -369,7 +369,7 @@ static void search_exports(struct kernel *k, const char *name)
 			mdf_error_free(err);
 		}
 	}
-	if (k->exports && image_exports_lookup(k->exports, name, &addr)) {
+	if (k->exports && !mdf_error_drop(image_exports_lookup(k->exports, name, &addr))) {
 		msg_debug("%s: not in the kernel's kallsyms (no data symbols): from its export table, 0x%" PRIx64,
 			  name, addr);
 		answer_from_search(k, name, addr);
@@ -414,7 +414,7 @@ static bool kernel_table_lookup(struct kernel *k, const char *name, uint64_t *ad
 	struct kallsyms *ks;
 
 	if (k->vmlinux)
-		return vmlinux_symbol(k->vmlinux, name, k->kaslr_offset, addr);
+		return !mdf_error_drop(vmlinux_symbol(k->vmlinux, name, k->kaslr_offset, addr));
 	a = find_answer(k, "vmlinux", name);
 	if (!a && (mdf_error_drop(kernel_kallsyms(k, &ks)) || mdf_error_drop(find_kernel_symbols(k, &name, 1)) ||
 		   !(a = find_answer(k, "vmlinux", name))))
@@ -496,7 +496,7 @@ struct mdf_error *kernel_modules(struct kernel *k, struct modules **out)
 			k->modules_err = mdf_error(-ENOENT, "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): without "
 						   "struct module's layout, module symbols are not listed");
 		else
-			k->modules_err = modules_open(k->mem, btf, head, &k->modules);
+			k->modules_err = modules_new(k->mem, btf, head, &k->modules);
 	}
 	*out = k->modules;
 	return mdf_error_copy(k->modules_err);
@@ -511,19 +511,19 @@ struct mdf_error *kernel_symbol_address(struct kernel *k, const char *module, co
 	if (kernel && kernel_table_lookup(k, name, addr))
 		return NULL;
 	if (module && kernel)
-		return mdf_error_code(-ENOENT);
+		return &mdf_error_not_found;
 	a = find_answer(k, module, name);
 	if (a) {
 		if (a->found)
 			*addr = a->addr;
-		return a->found ? NULL : mdf_error_code(-ENOENT);
+		return a->found ? NULL : &mdf_error_not_found;
 	}
 	if (mdf_error_drop(kernel_modules(k, &mods)) || !mods)
-		return mdf_error_code(-ENOENT);
-	found = modules_lookup(mods, module, name, addr);
+		return &mdf_error_not_found;
+	found = !mdf_error_drop(modules_lookup(mods, module, name, addr));
 	/* Not kept for want of memory, it is only looked for again. */
 	mdf_error_free(keep_answer(k, module, name, found, *addr));
-	return found ? NULL : mdf_error_code(-ENOENT);
+	return found ? NULL : &mdf_error_not_found;
 }
 
 /*
@@ -718,43 +718,49 @@ static bool fallback_number(struct kernel *k, const char *name, int64_t *value)
 	return true;
 }
 
+/* A fallback's answer as a lookup's. */
+static struct mdf_error *found_or_not(bool found)
+{
+	return found ? NULL : &mdf_error_not_found;
+}
+
 /*
  * A line that is there but malformed is the dump's word, and a wrong one:
  * the fallback is asked only when the line is absent.
  */
-bool kernel_symbol(struct kernel *k, const char *name, uint64_t *value)
+struct mdf_error *kernel_lookup_symbol(struct kernel *k, const char *name, uint64_t *value)
 {
 	if (vmcoreinfo_has(k->vi, "SYMBOL", name))
-		return vmcoreinfo_symbol(k->vi, name, value);
-	return fallback_symbol(k, name, value);
+		return vmcoreinfo_lookup_symbol(k->vi, name, value);
+	return found_or_not(fallback_symbol(k, name, value));
 }
 
-bool kernel_size(struct kernel *k, const char *type, int64_t *value)
+struct mdf_error *kernel_lookup_size(struct kernel *k, const char *type, int64_t *value)
 {
 	if (vmcoreinfo_has(k->vi, "SIZE", type))
-		return vmcoreinfo_size(k->vi, type, value);
-	return fallback_size(k, type, value);
+		return vmcoreinfo_lookup_size(k->vi, type, value);
+	return found_or_not(fallback_size(k, type, value));
 }
 
-bool kernel_offset(struct kernel *k, const char *type_member, int64_t *value)
+struct mdf_error *kernel_lookup_offset(struct kernel *k, const char *type_member, int64_t *value)
 {
 	if (vmcoreinfo_has(k->vi, "OFFSET", type_member))
-		return vmcoreinfo_offset(k->vi, type_member, value);
-	return fallback_offset(k, type_member, value);
+		return vmcoreinfo_lookup_offset(k->vi, type_member, value);
+	return found_or_not(fallback_offset(k, type_member, value));
 }
 
-bool kernel_length(struct kernel *k, const char *name, int64_t *value)
+struct mdf_error *kernel_lookup_length(struct kernel *k, const char *name, int64_t *value)
 {
 	if (vmcoreinfo_has(k->vi, "LENGTH", name))
-		return vmcoreinfo_length(k->vi, name, value);
-	return fallback_length(k, name, value);
+		return vmcoreinfo_lookup_length(k->vi, name, value);
+	return found_or_not(fallback_length(k, name, value));
 }
 
-bool kernel_number(struct kernel *k, const char *name, int64_t *value)
+struct mdf_error *kernel_lookup_number(struct kernel *k, const char *name, int64_t *value)
 {
 	if (vmcoreinfo_has(k->vi, "NUMBER", name))
-		return vmcoreinfo_number(k->vi, name, value);
-	return fallback_number(k, name, value);
+		return vmcoreinfo_lookup_number(k->vi, name, value);
+	return found_or_not(fallback_number(k, name, value));
 }
 
 /* Ready once vmlinux's BTF is open: something already needed it. */
@@ -763,25 +769,25 @@ static bool fallback_ready(const struct kernel *k)
 	return k->btf && !k->no_btf;
 }
 
-bool kernel_offset_optional(struct kernel *k, const char *type_member, int64_t *value)
+struct mdf_error *kernel_peek_offset(struct kernel *k, const char *type_member, int64_t *value)
 {
 	if (vmcoreinfo_has(k->vi, "OFFSET", type_member))
-		return vmcoreinfo_offset(k->vi, type_member, value);
-	return fallback_ready(k) && fallback_offset(k, type_member, value);
+		return vmcoreinfo_lookup_offset(k->vi, type_member, value);
+	return found_or_not(fallback_ready(k) && fallback_offset(k, type_member, value));
 }
 
-bool kernel_length_optional(struct kernel *k, const char *name, int64_t *value)
+struct mdf_error *kernel_peek_length(struct kernel *k, const char *name, int64_t *value)
 {
 	if (vmcoreinfo_has(k->vi, "LENGTH", name))
-		return vmcoreinfo_length(k->vi, name, value);
-	return fallback_ready(k) && fallback_length(k, name, value);
+		return vmcoreinfo_lookup_length(k->vi, name, value);
+	return found_or_not(fallback_ready(k) && fallback_length(k, name, value));
 }
 
-bool kernel_number_optional(struct kernel *k, const char *name, int64_t *value)
+struct mdf_error *kernel_peek_number(struct kernel *k, const char *name, int64_t *value)
 {
 	if (vmcoreinfo_has(k->vi, "NUMBER", name))
-		return vmcoreinfo_number(k->vi, name, value);
-	return fallback_ready(k) && fallback_number(k, name, value);
+		return vmcoreinfo_lookup_number(k->vi, name, value);
+	return found_or_not(fallback_ready(k) && fallback_number(k, name, value));
 }
 
 static struct mdf_error *write_symbol(void *ctx, const struct ksym *sym)

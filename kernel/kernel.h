@@ -44,25 +44,28 @@ struct mdf_error *kernel_use_vmlinux(struct kernel *k, struct vmlinux *vm);
 
 /*
  * VMCOREINFO's SYMBOL(), SIZE(), OFFSET(), LENGTH() and NUMBER() facts;
- * where a line is absent, kallsyms' or BTF's answer.  False when a line is
- * malformed (the dump's word, and a wrong one: nothing else is asked), or
- * absent and unknown.  SYMBOL(mem_section) is the value of the kernel's
- * mem_section, as VMCOREINFO gives it, not its address.
+ * where a line is absent, kallsyms' or BTF's answer.  Each returns NULL
+ * with *@value set; &mdf_error_not_found (mdf_error_is_not_found()) when
+ * the line is absent and the dump's symbols and types do not know the
+ * fact either; or the error of a malformed line, the dump's word and a
+ * wrong one, after which nothing else is asked.  SYMBOL(mem_section) is
+ * the value of the kernel's mem_section, as VMCOREINFO gives it, not its
+ * address.
  */
-bool kernel_symbol(struct kernel *k, const char *name, uint64_t *value);
-bool kernel_size(struct kernel *k, const char *type, int64_t *value);
-bool kernel_offset(struct kernel *k, const char *type_member, int64_t *value);
-bool kernel_length(struct kernel *k, const char *name, int64_t *value);
-bool kernel_number(struct kernel *k, const char *name, int64_t *value);
+struct mdf_error *kernel_lookup_symbol(struct kernel *k, const char *name, uint64_t *value);
+struct mdf_error *kernel_lookup_size(struct kernel *k, const char *type, int64_t *value);
+struct mdf_error *kernel_lookup_offset(struct kernel *k, const char *type_member, int64_t *value);
+struct mdf_error *kernel_lookup_length(struct kernel *k, const char *name, int64_t *value);
+struct mdf_error *kernel_lookup_number(struct kernel *k, const char *name, int64_t *value);
 /*
  * The same for facts the caller can do without: BTF answers only when it
  * is loaded already, so that a VMCOREINFO with every required line never
  * costs decoding symbols and types, and the caller then sees what
  * upstream makedumpfile sees.
  */
-bool kernel_offset_optional(struct kernel *k, const char *type_member, int64_t *value);
-bool kernel_length_optional(struct kernel *k, const char *name, int64_t *value);
-bool kernel_number_optional(struct kernel *k, const char *name, int64_t *value);
+struct mdf_error *kernel_peek_offset(struct kernel *k, const char *type_member, int64_t *value);
+struct mdf_error *kernel_peek_length(struct kernel *k, const char *name, int64_t *value);
+struct mdf_error *kernel_peek_number(struct kernel *k, const char *name, int64_t *value);
 
 /*
  * The address of symbol @name: @module NULL looks in the kernel and then

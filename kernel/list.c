@@ -32,6 +32,7 @@ struct mdf_error *klist_next(struct klist *list, uint64_t *node)
 {
 	struct mdf_error *err;
 	uint64_t next;
+	bool added;
 
 	*node = 0;
 	if (!list->started) {
@@ -54,8 +55,9 @@ struct mdf_error *klist_next(struct klist *list, uint64_t *node)
 	if (err)
 		return mdf_error_wrap(err, "its next pointer 0x%" PRIx64 " leads to memory the dump cannot give",
 				      list->next);
-	if (addr_set_add(&list->seen, list->next) < 0)
-		return &mdf_error_enomem;
+	err = addr_set_add(&list->seen, list->next, &added);
+	if (err)
+		return err;
 	list->node = list->next;
 	list->next = next;
 	list->count++;

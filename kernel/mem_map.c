@@ -23,6 +23,7 @@
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 
 #define SECTION_MARKED_PRESENT 0x1ull
 /* section_mem_map's flag bits since Linux 5.12 (4 before, all below 5). */
@@ -41,10 +42,11 @@ struct mem_map {
 	uint64_t nr_by_address;
 };
 
-static struct mdf_error *require(bool found, const char *line)
+/* @lookup's answer for the fact @line names, which the struct pages cannot be found without. */
+static struct mdf_error *require(struct mdf_error *lookup, const char *line)
 {
-	if (found)
-		return NULL;
+	if (!mdf_error_is_not_found(lookup))
+		return lookup ? mdf_error_wrap(lookup, "cannot find the struct pages") : NULL;
 	return mdf_error(-ENOENT, "VMCOREINFO has no %s: cannot find the struct pages", line);
 }
 
@@ -61,20 +63,21 @@ static struct mdf_error *read_sections(struct mem_map *map, struct kernel *k)
 	bool extreme;
 	struct mdf_error *err;
 
-	err = require(kernel_symbol(k, "mem_section", &symbol), "SYMBOL(mem_section)");
+	err = require(kernel_lookup_symbol(k, "mem_section", &symbol), "SYMBOL(mem_section)");
 	if (!err)
-		err = require(kernel_size(k, "mem_section", &section_size), "SIZE(mem_section)");
+		err = require(kernel_lookup_size(k, "mem_section", &section_size), "SIZE(mem_section)");
 	if (!err)
-		err = require(kernel_offset(k, "mem_section.section_mem_map", &map_offset),
+		err = require(kernel_lookup_offset(k, "mem_section.section_mem_map", &map_offset),
 			      "OFFSET(mem_section.section_mem_map)");
 	if (!err)
-		err = require(kernel_number(k, "SECTION_SIZE_BITS", &section_bits),
+		err = require(kernel_lookup_number(k, "SECTION_SIZE_BITS", &section_bits),
 			      "NUMBER(SECTION_SIZE_BITS)");
 	if (err)
 		return err;
 	/* Without MAX_PHYSMEM_BITS, the kernel's own default for its paging mode. */
-	if (!kernel_number_optional(k, "MAX_PHYSMEM_BITS", &physmem_bits))
-		physmem_bits = kernel_number_optional(k, "pgtable_l5_enabled", &l5) && l5 ? 52 : 46;
+	if (mdf_error_drop(kernel_peek_number(k, "MAX_PHYSMEM_BITS", &physmem_bits)))
+		physmem_bits = !mdf_error_drop(kernel_peek_number(k, "pgtable_l5_enabled", &l5)) && l5 ? 52
+														      : 46;
 	if (section_bits <= page_shift || section_bits > 40 || physmem_bits < section_bits ||
 	    physmem_bits > 56 || section_size < 8 || section_size > (int64_t)map->page_size ||
 	    map_offset < 0 || map_offset + 8 > section_size)
@@ -92,7 +95,7 @@ static struct mdf_error *read_sections(struct mem_map *map, struct kernel *k)
 				 map->max_pfn, physmem_bits);
 	/* SPARSEMEM_EXTREME when LENGTH(mem_section) counts roots, or is absent. */
 	sections_per_root = map->page_size / (uint64_t)section_size;
-	extreme = !kernel_length_optional(k, "mem_section", &length) ||
+	extreme = mdf_error_drop(kernel_peek_length(k, "mem_section", &length)) ||
 		  (uint64_t)length == ((1ull << (physmem_bits - section_bits)) + sections_per_root - 1) /
 					      sections_per_root;
 	if (!extreme)
@@ -182,16 +185,16 @@ static int compare_section_starts(const void *a, const void *b, void *ctx)
 	return sa < sb ? -1 : sa > sb;
 }
 
-struct mdf_error *mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size,
+struct mdf_error *mem_map_new(struct memory *mem, struct kernel *k, uint32_t page_size,
 		 uint64_t max_pfn, struct mem_map **out)
 {
 	struct mem_map *map;
 	int64_t struct_size;
 	struct mdf_error *err;
 
-	if (!kernel_size(k, "page", &struct_size))
-		return mdf_error(-ENOENT,
-				 "VMCOREINFO has no SIZE(page): cannot find the struct pages");
+	err = require(kernel_lookup_size(k, "page", &struct_size), "SIZE(page)");
+	if (err)
+		return err;
 	if (struct_size < 16 || struct_size > 1024)
 		return mdf_error(-MDF_ECORRUPT,
 				 "VMCOREINFO's SIZE(page)=%" PRId64 " is not a plausible struct page size",
@@ -257,39 +260,44 @@ uint64_t mem_map_section_start(const struct mem_map *map, uint64_t section)
 	return section < map->nr_sections ? map->starts[section] : 0;
 }
 
-int mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page)
+struct mdf_error *mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page)
 {
 	uint64_t section = pfn >> map->section_shift;
 
 	if (section >= map->nr_sections || !map->starts[section])
-		return -ERANGE;
+		return &mdf_error_not_found;
 	*page = map->starts[section] + (pfn - (section << map->section_shift)) * map->page_struct_size;
-	return 0;
+	return NULL;
 }
 
-int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn)
+struct section_search {
+	const struct mem_map *map;
+	uint64_t page;
+};
+
+static bool section_starts_at_or_below(void *ctx, size_t i)
+{
+	const struct section_search *s = ctx;
+
+	return s->map->starts[s->map->by_address[i]] <= s->page;
+}
+
+struct mdf_error *mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn)
 {
 	uint64_t span = (1ull << map->section_shift) * map->page_struct_size;
-	uint64_t lo = 0, hi = map->nr_by_address;
-
+	struct section_search s = { map, page };
 	/* The last section whose struct pages start at or below @page. */
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
+	size_t lo = search_partition_point(map->nr_by_address, section_starts_at_or_below, &s);
 
-		if (map->starts[map->by_address[mid]] <= page)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
-		return -ERANGE;
+		return &mdf_error_not_found;
 	uint64_t section = map->by_address[lo - 1];
 	uint64_t offset = page - map->starts[section];
 
 	if (offset >= span || offset % map->page_struct_size)
-		return -ERANGE;
+		return &mdf_error_not_found;
 	*pfn = (section << map->section_shift) + offset / map->page_struct_size;
-	return 0;
+	return NULL;
 }
 
 /*

@@ -19,7 +19,7 @@ struct kernel;
  * dump reaches).  Prints what is missing or wrong and returns a negative
  * errno on failure.
  */
-struct mdf_error *mem_map_open(struct memory *mem, struct kernel *k, uint32_t page_size, uint64_t max_pfn,
+struct mdf_error *mem_map_new(struct memory *mem, struct kernel *k, uint32_t page_size, uint64_t max_pfn,
 			       struct mem_map **out);
 void mem_map_free(struct mem_map *map);
 
@@ -37,9 +37,9 @@ uint64_t mem_map_nr_sections(const struct mem_map *map);
 /* The struct page of the first pfn of @section, or 0 when it has none. */
 uint64_t mem_map_section_start(const struct mem_map *map, uint64_t section);
 
-/* struct page address <-> pfn; -ERANGE when there is no such struct page. */
-int mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page);
-int mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn);
+/* struct page address <-> pfn; &mdf_error_not_found when there is no such struct page. */
+struct mdf_error *mem_map_pfn_to_page(const struct mem_map *map, uint64_t pfn, uint64_t *page);
+struct mdf_error *mem_map_page_to_pfn(const struct mem_map *map, uint64_t page, uint64_t *pfn);
 
 /*
  * Calls @fn with the runs of page frames that hold the struct pages (in

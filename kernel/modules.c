@@ -31,6 +31,7 @@
 #include "memory/reader.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/search.h"
 #include "util/vec.h"
 
 /* Far above any real module (amdgpu has about 52,000). */
@@ -102,7 +103,7 @@ static struct mdf_error *layout_lookup(struct btf_info *btf, const char *path, s
 {
 	struct mdf_error *err = btf_info_lookup(btf, "vmlinux", path, r);
 
-	if (err && err->code == -ENOENT) {
+	if (mdf_error_is_not_found(err)) {
 		mdf_error_free(err);
 		return mdf_error(-ENOENT,
 				 "vmlinux BTF has no %s: cannot read module symbols", path);
@@ -202,7 +203,7 @@ static struct mdf_error *read_module_layout(struct btf_info *btf, struct module_
 	return NULL;
 }
 
-struct mdf_error *modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out)
+struct mdf_error *modules_new(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out)
 {
 	struct modules *mods = calloc(1, sizeof(*mods));
 	struct mdf_error *err;
@@ -338,20 +339,25 @@ static bool export_named(struct module_reader *r, const struct module_export *e,
 	       !memcmp(export_name, name, len) && export_name[len] == '\0';
 }
 
+struct export_search {
+	const struct module_export *exports;
+	uint64_t value;
+};
+
+static bool export_below(void *ctx, size_t i)
+{
+	const struct export_search *s = ctx;
+
+	return s->exports[i].value < s->value;
+}
+
 /* The kernel's is_exported: an export of this name at this value. */
 static bool is_exported(struct module_reader *r, const struct module_tables *t, const char *name, size_t len,
 			uint64_t value)
 {
-	uint32_t lo = 0, hi = t->nr_exports;
+	struct export_search s = { t->exports, value };
+	size_t lo = search_partition_point(t->nr_exports, export_below, &s);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->exports[mid].value < value)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < t->nr_exports && t->exports[lo].value == value; lo++) {
 		char export_name[KSYM_NAME_LEN];
 		struct mdf_error *err = mem_read_virt(r->mods->mem, t->exports[lo].name_addr, export_name, len + 1);
@@ -647,15 +653,16 @@ static bool find_in_module(struct module_reader *r, const struct module_tables *
 	return lk->found;
 }
 
-bool modules_lookup(struct modules *mods, const char *module, const char *name, uint64_t *addr)
+struct mdf_error *modules_lookup(struct modules *mods, const char *module, const char *name, uint64_t *addr)
 {
 	struct lookup lk = { .name = name };
 
 	/* Without memory to read the modules, none has it. */
 	mdf_error_free(for_each_module(mods, module, find_in_module, &lk));
-	if (lk.found)
-		*addr = lk.addr;
-	return lk.found;
+	if (!lk.found)
+		return &mdf_error_not_found;
+	*addr = lk.addr;
+	return NULL;
 }
 
 static bool found_module(struct module_reader *r, const struct module_tables *t, void *ctx)

@@ -27,7 +27,7 @@ struct modules;
  * Reads struct module's layout from @btf for the list at @head (the
  * kernel's "modules").  @mem must outlive the result.
  */
-struct mdf_error *modules_open(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out);
+struct mdf_error *modules_new(struct memory *mem, struct btf_info *btf, uint64_t head, struct modules **out);
 void modules_free(struct modules *mods);
 
 /*
@@ -43,7 +43,7 @@ struct mdf_error *modules_for_each_symbol(struct modules *mods,
  * list that has it when @module is NULL, by the rule kallsyms_find
  * follows.
  */
-bool modules_lookup(struct modules *mods, const char *module, const char *name, uint64_t *addr);
+struct mdf_error *modules_lookup(struct modules *mods, const char *module, const char *name, uint64_t *addr);
 
 /* Whether a module of that name is loaded (and formed). */
 bool modules_loaded(struct modules *mods, const char *module);

@@ -58,10 +58,12 @@ static struct mdf_error *look_up(struct kernel *k, const struct fact *facts, siz
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct fact *f = &facts[i];
-		bool found = f->is_size ? kernel_size(k, f->name, f->value)
-					: kernel_offset(k, f->name, f->value);
+		struct mdf_error *err = f->is_size ? kernel_lookup_size(k, f->name, f->value)
+						   : kernel_lookup_offset(k, f->name, f->value);
 
-		if (!found || *f->value < 0 || *f->value > MAX_STRUCT_SIZE)
+		if (err && !mdf_error_is_not_found(err))
+			return mdf_error_wrap(err, "the %s cannot be read", layout);
+		if (err || *f->value < 0 || *f->value > MAX_STRUCT_SIZE)
 			return mdf_error(-ENOENT,
 					 "VMCOREINFO lacks %s(%s), or gives it out of range: the %s cannot "
 					 "be read", f->is_size ? "SIZE" : "OFFSET", f->name, layout);
@@ -196,7 +198,7 @@ static struct mdf_error *prb_layout(struct kernel *k, struct prb_layout *l)
 	if (err)
 		return err;
 	/* atomic_long_t is a struct of one counter: at 0 where VMCOREINFO does not say. */
-	if (!kernel_offset(k, "atomic_long_t.counter", &l->counter))
+	if (mdf_error_drop(kernel_lookup_offset(k, "atomic_long_t.counter", &l->counter)))
 		l->counter = 0;
 	if (!fits(l->rb_desc_ring, l->dr_count_bits, 4, l->rb_size) ||
 	    !fits(l->rb_desc_ring, l->dr_descs, 8, l->rb_size) ||
@@ -225,9 +227,12 @@ static struct mdf_error *prb_read(struct memory *mem, struct kernel *k, struct p
 	uint32_t count_bits, size_bits;
 	struct mdf_error *err;
 
-	if (!kernel_symbol(k, "prb", &prb_addr))
+	err = kernel_lookup_symbol(k, "prb", &prb_addr);
+	if (mdf_error_is_not_found(err))
 		return mdf_error(-ENOENT,
 				 "VMCOREINFO lacks SYMBOL(prb): the printk ring buffer cannot be found");
+	if (err)
+		return err;
 	err = mem_read_u64(mem, prb_addr, &addr);
 	if (err)
 		return mdf_error_wrap(err, "cannot read prb at 0x%" PRIx64, prb_addr);
@@ -302,13 +307,13 @@ static struct mdf_error *read_clear_seq(struct memory *mem, struct kernel *k, ui
 	struct mdf_error *err;
 
 	*seq = 0;
-	if (!kernel_symbol(k, "clear_seq", &addr)) {
+	if (mdf_error_drop(kernel_lookup_symbol(k, "clear_seq", &addr))) {
 		msg_warn("--partial-dmesg: the dump has no clear_seq: the whole log follows");
 		return NULL;
 	}
-	if (kernel_size(k, "latched_seq", &size)) {
-		if (!kernel_offset(k, "latched_seq.val", &val_offset) || val_offset < 0 ||
-		    val_offset + 16 > size)
+	if (!mdf_error_drop(kernel_lookup_size(k, "latched_seq", &size))) {
+		if (mdf_error_drop(kernel_lookup_offset(k, "latched_seq.val", &val_offset)) ||
+		    val_offset < 0 || val_offset + 16 > size)
 			return mdf_error(-MDF_ECORRUPT, "clear_seq is a struct latched_seq, but its "
 					 "member val is not within its %" PRId64 " bytes", size);
 		err = mem_read_u64(mem, addr, &latch);
@@ -332,8 +337,9 @@ static struct mdf_error *dump_prb(struct memory *mem, struct kernel *k, bool sin
 
 	if (!err && since_clear) {
 		err = read_clear_seq(mem, k, &first_seq);
-		if (!err && first_seq && (!kernel_offset(k, "printk_info.seq", &l.info_seq) ||
-					  !fits(l.info_seq, 0, 8, l.info_size)))
+		if (!err && first_seq &&
+		    (mdf_error_drop(kernel_lookup_offset(k, "printk_info.seq", &l.info_seq)) ||
+		     !fits(l.info_seq, 0, 8, l.info_size)))
 			err = mdf_error(-ENOENT, "--partial-dmesg: VMCOREINFO lacks a usable "
 					"OFFSET(printk_info.seq): the records since clear_seq cannot be told");
 	}
@@ -360,7 +366,8 @@ static struct mdf_error *dump_prb(struct memory *mem, struct kernel *k, bool sin
 static struct mdf_error *log_layout(struct kernel *k, int64_t *size, int64_t *off_ts,
 		      int64_t *off_len, int64_t *off_text_len)
 {
-	const char *name = kernel_size(k, "printk_log", size) ? "printk_log" : "log";
+	/* struct log was renamed struct printk_log in Linux 3.11. */
+	const char *name = mdf_error_drop(kernel_lookup_size(k, "printk_log", size)) ? "log" : "printk_log";
 	char ts[32], len[32], text_len[32];
 	const struct fact facts[] = {
 		{ name, true, size },
@@ -387,9 +394,12 @@ static struct mdf_error *read_symbol_u32(struct memory *mem, struct kernel *k, c
 	uint64_t addr;
 	struct mdf_error *err;
 
-	if (!kernel_symbol(k, name, &addr))
+	err = kernel_lookup_symbol(k, name, &addr);
+	if (mdf_error_is_not_found(err))
 		return mdf_error(-ENOENT,
 				 "VMCOREINFO lacks SYMBOL(%s): the printk buffer cannot be read", name);
+	if (err)
+		return err;
 	err = mem_read_u32(mem, addr, value);
 	if (err)
 		return mdf_error_wrap(err, "cannot read %s at 0x%" PRIx64, name, addr);
@@ -444,7 +454,7 @@ static struct mdf_error *dump_text_buffer(struct memory *mem, struct kernel *k,
 	uint64_t addr, log_end = 0;
 	struct mdf_error *err;
 
-	if (!kernel_symbol(k, "log_end", &addr))
+	if (mdf_error_drop(kernel_lookup_symbol(k, "log_end", &addr)))
 		return mdf_error(-ENOENT,
 				 "VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_first_idx) nor "
 				 "SYMBOL(log_end): no kernel log layout is known");
@@ -472,7 +482,7 @@ static struct mdf_error *dump_log_buf(struct memory *mem, struct kernel *k, bool
 	int64_t layout[4];
 	struct mdf_error *err;
 
-	if (!kernel_symbol(k, "log_buf", &sym))
+	if (mdf_error_drop(kernel_lookup_symbol(k, "log_buf", &sym)))
 		return mdf_error(-ENOENT,
 				 "VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_buf): the kernel log "
 				 "cannot be found");
@@ -487,11 +497,12 @@ static struct mdf_error *dump_log_buf(struct memory *mem, struct kernel *k, bool
 	err = read_virt(mem, buf_addr, buf_len, "the printk log_buf", &buf);
 	if (err)
 		return err;
-	if (kernel_symbol(k, "log_first_idx", &sym)) {
+	if (!mdf_error_drop(kernel_lookup_symbol(k, "log_first_idx", &sym))) {
 		err = log_layout(k, &layout[0], &layout[1], &layout[2], &layout[3]);
 		/* As upstream: clear_idx, where the records since the last clear start. */
 		if (!err)
-			err = read_symbol_u32(mem, k, since_clear && kernel_symbol(k, "clear_idx", &sym)
+			err = read_symbol_u32(mem, k,
+					      since_clear && !mdf_error_drop(kernel_lookup_symbol(k, "clear_idx", &sym))
 						      ? "clear_idx" : "log_first_idx", &first);
 		if (!err)
 			err = read_symbol_u32(mem, k, "log_next_idx", &next);
@@ -513,7 +524,8 @@ struct mdf_error *printk_dump(struct memory *mem, struct kernel *k, bool since_c
 	msg_debug("writing the kernel log to %s", out_name);
 	/* VMCOREINFO's lines say which layout; symbols decide only where it names neither. */
 	if (vmcoreinfo_get(kernel_vmcoreinfo(k), "SYMBOL(prb)") ||
-	    (!vmcoreinfo_get(kernel_vmcoreinfo(k), "SYMBOL(log_buf)") && kernel_symbol(k, "prb", &prb)))
+	    (!vmcoreinfo_get(kernel_vmcoreinfo(k), "SYMBOL(log_buf)") &&
+	     !mdf_error_drop(kernel_lookup_symbol(k, "prb", &prb))))
 		err = dump_prb(mem, k, since_clear, out);
 	else
 		err = dump_log_buf(mem, k, since_clear, out);

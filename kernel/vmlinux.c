@@ -206,13 +206,14 @@ const char *vmlinux_path(const struct vmlinux *vm)
 	return vm->path;
 }
 
-bool vmlinux_symbol(const struct vmlinux *vm, const char *name, uint64_t offset, uint64_t *addr)
+struct mdf_error *vmlinux_symbol(const struct vmlinux *vm, const char *name, uint64_t offset, uint64_t *addr)
 {
 	const struct vsym *s = find_sym(vm, name, fnv1a64_str(name));
 
-	if (s)
-		*addr = s->value + (s->moves ? offset : 0);
-	return s != NULL;
+	if (!s)
+		return &mdf_error_not_found;
+	*addr = s->value + (s->moves ? offset : 0);
+	return NULL;
 }
 
 size_t vmlinux_build_id(const struct vmlinux *vm, const uint8_t **id)
@@ -254,9 +255,10 @@ struct mdf_error *vmlinux_release(const struct vmlinux *vm, uint64_t name_offset
 	struct mdf_error *err;
 	uint64_t addr;
 
-	if (vmlinux_symbol(vm, "system_utsname", 0, &addr))
+	/* vmlinux_symbol's only error is the shared &mdf_error_not_found: nothing to free. */
+	if (!vmlinux_symbol(vm, "system_utsname", 0, &addr))
 		name_offset = 0;
-	else if (!vmlinux_symbol(vm, "init_uts_ns", 0, &addr))
+	else if (vmlinux_symbol(vm, "init_uts_ns", 0, &addr))
 		return mdf_error(-ENOENT, "%s has no symbol init_uts_ns (nor system_utsname): "
 				 "its release is unknown", vm->path);
 	err = vmlinux_read(vm, addr + name_offset + UTS_RELEASE_OFFSET, release, sizeof(release));

@@ -29,7 +29,7 @@ const char *vmlinux_path(const struct vmlinux *vm);
  * The address of symbol @name, the first global one of the name or else
  * the first local one, with @offset added if it moves with the kernel.
  */
-bool vmlinux_symbol(const struct vmlinux *vm, const char *name, uint64_t offset, uint64_t *addr);
+struct mdf_error *vmlinux_symbol(const struct vmlinux *vm, const char *name, uint64_t offset, uint64_t *addr);
 
 /* The bytes of its GNU build ID note; 0 when it has none. */
 size_t vmlinux_build_id(const struct vmlinux *vm, const uint8_t **id);

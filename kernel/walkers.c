@@ -125,9 +125,9 @@ static struct mdf_error *btf_fact(struct walk_ctx *w, const char *path, bool qui
 	if (err)
 		return err;
 	err = btf_info_lookup(bi, "vmlinux", path, r);
-	if (err && err->code == -ENOENT) {
+	if (mdf_error_is_not_found(err)) {
 		mdf_error_free(err);
-		return quiet ? mdf_error_code(-ENOENT) : mdf_error(-ENOENT, "the kernel's BTF has no %s", path);
+		return quiet ? &mdf_error_not_found : mdf_error(-ENOENT, "the kernel's BTF has no %s", path);
 	}
 	return err;
 }
@@ -253,7 +253,7 @@ static struct mdf_error *maple_type_value(struct walk_ctx *w, const char *name, 
 
 	snprintf(path, sizeof(path), "maple_type.%s", name);
 	err = btf_fact(w, path, true, &r);
-	if (err && err->code == -ENOENT) {
+	if (mdf_error_is_not_found(err)) {
 		mdf_error_free(err);
 		*value = fallback;
 		return NULL;
@@ -865,10 +865,10 @@ struct mdf_error *walk_vmas(struct walk_ctx *w, uint64_t mm,
 	struct mdf_error *err;
 
 	err = member(w, "mm_struct.mm_mt", true, &mm_mt, NULL, NULL);
-	if (err && err->code == -ENOENT) {
+	if (mdf_error_is_not_found(err)) {
 		mdf_error_free(err);
 		err = member(w, "mm_struct.mmap", true, &mmap, NULL, NULL);
-		if (err && err->code == -ENOENT) {
+		if (mdf_error_is_not_found(err)) {
 			mdf_error_free(err);
 			err = mdf_error(-ENOENT, "the kernel's BTF has neither mm_struct.mm_mt nor mm_struct.mmap: "
 					"cannot list VMAs");
@@ -909,7 +909,7 @@ struct mdf_error *walk_uvtop(struct walk_ctx *w, uint64_t mm, uint64_t uvaddr, u
 	switch (err ? -err->code : 0) {
 	case MDF_EUNMAPPED:
 		mdf_error_free(err);
-		return mdf_error_code(-ENOENT);
+		return &mdf_error_not_found;
 	case MDF_EEXCLUDED:
 	case MDF_ENOTDUMPED:
 		/* A page-table page the dump lacks: the page may be there, unknowably. */

@@ -50,7 +50,7 @@ static struct mdf_error *read_phys_cb(void *ctx, uint64_t paddr, void *buf, size
 	return mem_read_phys(ctx, paddr, buf, len);
 }
 
-struct mdf_error *memory_open(struct dump_input *in, const struct arch_ops *arch,
+struct mdf_error *memory_new(struct dump_input *in, const struct arch_ops *arch,
 			      const struct vmcoreinfo *vi, struct memory **out)
 {
 	struct memory *mem;
@@ -93,11 +93,11 @@ struct mdf_error *memory_open(struct dump_input *in, const struct arch_ops *arch
 	*out = mem;
 	return NULL;
 fail:
-	memory_close(mem);
+	memory_free(mem);
 	return err;
 }
 
-void memory_close(struct memory *mem)
+void memory_free(struct memory *mem)
 {
 	if (!mem)
 		return;

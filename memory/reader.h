@@ -23,9 +23,9 @@ struct vmcoreinfo;
  * Reads @in as a dump of @arch (arch_detect()) that @vi describes; the
  * error says what does not fit.
  */
-struct mdf_error *memory_open(struct dump_input *in, const struct arch_ops *arch,
+struct mdf_error *memory_new(struct dump_input *in, const struct arch_ops *arch,
 			      const struct vmcoreinfo *vi, struct memory **out);
-void memory_close(struct memory *mem);
+void memory_free(struct memory *mem);
 
 /*
  * Each returns NULL or an error: &mdf_error_excluded, &mdf_error_not_dumped

@@ -52,7 +52,7 @@ struct mdf_error *dump_file_open(struct dump_file *f, const char *path, bool for
 
 	memset(f, 0, sizeof(*f));
 	f->flatten = flatten;
-	err = outfile_create(&f->out, path, force);
+	err = outfile_open(&f->out, path, force);
 	if (err)
 		return err;
 	f->is_open = true;

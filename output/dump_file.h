@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A dump file being written, as the writers (kdump_writer.c, elf_writer.c,
- * reassemble.c) see it: bytes put at offsets, whether they go to a regular
+ * split_reassemble.c) see it: bytes put at offsets, whether they go to a regular
  * file with pwrite() or into makedumpfile's flattened stream (-F) as
  * records, so that a writer lays its file out once for both.
  *

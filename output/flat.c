@@ -250,7 +250,7 @@ struct mdf_error *flat_reassemble(int in_fd, const char *in_name, const char *ou
 	err = check_stream_header(&r, r.buf);
 	if (err)
 		goto out;
-	err = outfile_create(&r.out, out_path, force);
+	err = outfile_open(&r.out, out_path, force);
 	if (err)
 		goto out;
 	r.created = true;

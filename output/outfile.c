@@ -8,7 +8,7 @@
 #include "output/outfile.h"
 #include "util/error.h"
 
-struct mdf_error *outfile_create(struct outfile *out, const char *path, bool force)
+struct mdf_error *outfile_open(struct outfile *out, const char *path, bool force)
 {
 	/* Never through a symbolic link: as root, a planted link would aim the dump anywhere. */
 	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (force ? O_TRUNC : O_EXCL);

@@ -24,7 +24,7 @@ struct outfile {
 };
 
 /* Opens @path, or stdout when @path is NULL or "-"; the error names the file. */
-struct mdf_error *outfile_create(struct outfile *out, const char *path, bool force);
+struct mdf_error *outfile_open(struct outfile *out, const char *path, bool force);
 /* Flushes the stream and, but for stdout, fsyncs; the error says which failed, and why. */
 struct mdf_error *outfile_sync(struct outfile *out);
 /* Closes (not stdout), the error saying why if that fails; removes nothing. */

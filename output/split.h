@@ -7,7 +7,7 @@
  * each, and every file but the last takes whole blocks until it holds at
  * least 1/N of those pages; the last takes the rest.  Each file is then a
  * kdump-compressed dump of its own (kdump_writer.h: split), and
- * --reassemble (reassemble.h) puts them back into one.
+ * --reassemble (split_reassemble.h) puts them back into one.
  */
 #ifndef MDF_OUTPUT_SPLIT_H
 #define MDF_OUTPUT_SPLIT_H

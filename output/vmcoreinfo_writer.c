@@ -46,7 +46,7 @@ static uint64_t symbol(const struct generator *g, const char *name)
 {
 	uint64_t addr;
 
-	return vmlinux_symbol(g->vm, name, 0, &addr) ? addr : 0;
+	return mdf_error_drop(vmlinux_symbol(g->vm, name, 0, &addr)) ? 0 : addr;
 }
 
 static bool lookup(const struct generator *g, const char *path, enum btf_info_kind kind, struct btf_info_result *r)

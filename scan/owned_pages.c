@@ -99,8 +99,8 @@ static struct mdf_error *add_held(struct owned_pages *o, uint64_t start, uint64_
 				  uint64_t *missing)
 {
 	uint64_t aligned = start & ~7ull, run = start;
+	struct mdf_error *err = NULL;
 	uint8_t *bits;
-	int rc = 0;
 
 	*found_missing = false;
 	*missing = first_not_in_ranges(o->in, start, end);
@@ -109,13 +109,13 @@ static struct mdf_error *add_held(struct owned_pages *o, uint64_t start, uint64_
 		return NULL;
 	}
 	if (!o->in->ops->clear_missing)
-		return pfn_ranges_add(&o->image, start, end - start) ? &mdf_error_enomem : NULL;
+		return pfn_ranges_add(&o->image, start, end - start);
 	bits = malloc((size_t)((end - aligned + 7) / 8));
 	if (!bits)
 		return &mdf_error_enomem;
 	memset(bits, 0xff, (size_t)((end - aligned + 7) / 8));
 	o->in->ops->clear_missing(o->in, aligned, end, bits);
-	for (uint64_t pfn = start; pfn <= end && !rc; pfn++) {
+	for (uint64_t pfn = start; pfn <= end && !err; pfn++) {
 		uint64_t bit = pfn - aligned;
 
 		if (pfn < end && (bits[bit / 8] >> (bit % 8) & 1))
@@ -126,11 +126,11 @@ static struct mdf_error *add_held(struct owned_pages *o, uint64_t start, uint64_
 			break;
 		}
 		if (run < pfn)
-			rc = pfn_ranges_add(&o->image, run, pfn - run);
+			err = pfn_ranges_add(&o->image, run, pfn - run);
 		run = pfn + 1;
 	}
 	free(bits);
-	return rc ? &mdf_error_enomem : NULL;
+	return err;
 }
 
 /* The image's pages, or a line saying why the rule goes without them. */

@@ -48,28 +48,28 @@ static int64_t offset_or(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return kernel_offset(k, name, &value) ? value : fallback;
+	return !mdf_error_drop(kernel_lookup_offset(k, name, &value)) ? value : fallback;
 }
 
 static int64_t number_or(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return kernel_number(k, name, &value) ? value : fallback;
+	return !mdf_error_drop(kernel_lookup_number(k, name, &value)) ? value : fallback;
 }
 
 static int64_t optional_offset(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return kernel_offset_optional(k, name, &value) ? value : fallback;
+	return !mdf_error_drop(kernel_peek_offset(k, name, &value)) ? value : fallback;
 }
 
 static int64_t optional_number(struct kernel *k, const char *name, int64_t fallback)
 {
 	int64_t value;
 
-	return kernel_number_optional(k, name, &value) ? value : fallback;
+	return !mdf_error_drop(kernel_peek_number(k, name, &value)) ? value : fallback;
 }
 
 /* Major and minor of OSRELEASE, e.g. 6.1 from "6.1.0-57-amd64". */
@@ -83,10 +83,11 @@ static bool kernel_at_least(struct kernel *k, int major, int minor)
 	return have_major > major || (have_major == major && have_minor >= minor);
 }
 
-static struct mdf_error *require(bool found, const char *line)
+/* @lookup's answer for the fact @line names, which the page rules cannot do without. */
+static struct mdf_error *require(struct mdf_error *lookup, const char *line)
 {
-	if (found)
-		return NULL;
+	if (!mdf_error_is_not_found(lookup))
+		return lookup ? mdf_error_wrap(lookup, "cannot classify pages") : NULL;
 	return mdf_error(-ENOENT, "VMCOREINFO has no %s: cannot classify pages", line);
 }
 
@@ -131,13 +132,16 @@ struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l)
 	int64_t refcount, folio_order, folio_dtor;
 	struct mdf_error *err;
 
-	err = require(kernel_offset(k, "page.flags", &l->flags), "OFFSET(page.flags)");
+	err = require(kernel_lookup_offset(k, "page.flags", &l->flags), "OFFSET(page.flags)");
+	if (!err) {
+		/* _refcount was _count before Linux 4.7. */
+		err = kernel_lookup_offset(k, "page._refcount", &refcount);
+		if (mdf_error_is_not_found(err))
+			err = kernel_lookup_offset(k, "page._count", &refcount);
+		err = require(err, "OFFSET(page._refcount)");
+	}
 	if (!err)
-		err = require(kernel_offset(k, "page._refcount", &refcount) ||
-				      kernel_offset(k, "page._count", &refcount),
-			      "OFFSET(page._refcount)");
-	if (!err)
-		err = require(kernel_offset(k, "page.mapping", &l->mapping), "OFFSET(page.mapping)");
+		err = require(kernel_lookup_offset(k, "page.mapping", &l->mapping), "OFFSET(page.mapping)");
 	if (err)
 		return err;
 	l->mapcount = offset_or(k, "page._mapcount", NOT_FOUND);
@@ -174,7 +178,7 @@ struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l)
 	l->hugetlb_value = optional_number(k, "PAGE_HUGETLB_MAPCOUNT_VALUE", NOT_FOUND);
 	l->unaccepted_value = optional_number(k, "PAGE_UNACCEPTED_MAPCOUNT_VALUE", NOT_FOUND);
 	l->hugetlb_dtor = optional_number(k, "HUGETLB_PAGE_DTOR", NOT_FOUND);
-	if (!kernel_length(k, "zone.free_area", &l->free_area_length))
+	if (mdf_error_drop(kernel_lookup_length(k, "zone.free_area", &l->free_area_length)))
 		l->free_area_length = NOT_FOUND;
 
 	if (l->pg_lru == NOT_FOUND || l->pg_private == NOT_FOUND || l->pg_swapcache == NOT_FOUND)
@@ -195,7 +199,7 @@ bool page_layout_read_reserved(struct kernel *k, struct memory *mem, struct page
 	int64_t value;
 	struct mdf_error *err;
 
-	if (kernel_number_optional(k, "PG_reserved", &value)) {
+	if (!mdf_error_drop(kernel_peek_number(k, "PG_reserved", &value))) {
 		l->pg_reserved = value;
 	} else if (!mdf_error_drop(kernel_symbol_address(k, "vmlinux", "__start_BTF", &start)) &&
 		   !mdf_error_drop(kernel_symbol_address(k, "vmlinux", "__stop_BTF", &stop))) {

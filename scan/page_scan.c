@@ -81,7 +81,7 @@ static bool upstream_counts_partial_pages(uint64_t max_pfn)
 	return bitmap_bytes * 8 >= max_pfn * 2 && bitmap_bytes <= (4u << 20);
 }
 
-struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k,
+struct mdf_error *page_scan_new(struct dump_input *in, struct memory *mem, struct kernel *k,
 		   int dump_level, struct page_scan **out)
 {
 	struct page_scan *scan;
@@ -101,7 +101,7 @@ struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, stru
 	scan->max_pfn = in->kdump ? in->kdump->max_mapnr : in->max_pfn;
 	scan->partial_pages = upstream_counts_partial_pages(scan->max_pfn);
 
-	err = mem_map_open(mem, k, scan->page_size, scan->max_pfn, &scan->mem_map);
+	err = mem_map_new(mem, k, scan->page_size, scan->max_pfn, &scan->mem_map);
 	if (err)
 		goto fail;
 	scan->l.size = (int64_t)mem_map_page_struct_size(scan->mem_map);
@@ -304,16 +304,8 @@ static void exclude(struct page_scan *scan, struct cycle *c, uint64_t from, uint
 static void apply_discards(struct page_scan *scan, struct cycle *c)
 {
 	const struct pfn_ranges *set = scan->decisions ? &scan->decisions->discard : NULL;
-	size_t lo = 0, hi = set ? set->count : 0;
+	size_t lo = set ? pfn_ranges_first_ending_after(set, c->start) : 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (set->ranges[mid].end <= c->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo; set && i < set->count && set->ranges[i].start < c->end; i++) {
 		uint64_t from = set->ranges[i].start > c->start ? set->ranges[i].start : c->start;
 		uint64_t to = set->ranges[i].end < c->end ? set->ranges[i].end : c->end;

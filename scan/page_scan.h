@@ -37,7 +37,7 @@ struct page_counts {
 	uint64_t extension;
 };
 
-struct mdf_error *page_scan_init(struct dump_input *in, struct memory *mem, struct kernel *k, int dump_level,
+struct mdf_error *page_scan_new(struct dump_input *in, struct memory *mem, struct kernel *k, int dump_level,
 				 struct page_scan **out);
 void page_scan_free(struct page_scan *scan);
 

@@ -1,28 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
+#include "util/search.h"
 #include "util/vec.h"
 
-int pfn_ranges_reserve(struct pfn_ranges *set, size_t count)
+struct mdf_error *pfn_ranges_reserve(struct pfn_ranges *set, size_t count)
 {
 	return vec_reserve(set->ranges, &set->capacity, set->count, count);
 }
 
-int pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count)
+struct mdf_error *pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count)
 {
-	int err;
+	struct mdf_error *err;
 
 	if (count == 0 || start + count < start)
-		return -EINVAL;
+		return mdf_error(-EINVAL, "pfn range 0x%" PRIx64 " + 0x%" PRIx64 " is empty or wraps", start,
+				 count);
 	err = pfn_ranges_reserve(set, 1);
 	if (err)
 		return err;
 	set->ranges[set->count++] = (struct pfn_range){ start, start + count };
 	set->merged = false;
-	return 0;
+	return NULL;
 }
 
 /*
@@ -163,6 +167,25 @@ uint64_t pfn_ranges_pages(const struct pfn_ranges *set)
 	return pages;
 }
 
+struct range_search {
+	const struct pfn_range *ranges;
+	uint64_t pfn;
+};
+
+static bool range_ends_before(void *ctx, size_t i)
+{
+	const struct range_search *s = ctx;
+
+	return s->ranges[i].end <= s->pfn;
+}
+
+size_t pfn_ranges_first_ending_after(const struct pfn_ranges *set, uint64_t pfn)
+{
+	struct range_search s = { set->ranges, pfn };
+
+	return search_partition_point(set->count, range_ends_before, &s);
+}
+
 void pfn_cursor_init(struct pfn_cursor *cursor, const struct pfn_ranges *set)
 {
 	cursor->set = set;
@@ -178,17 +201,7 @@ bool pfn_cursor_contains(struct pfn_cursor *cursor, uint64_t pfn)
 		return false;
 	if (pfn < cursor->last) {
 		/* A new pass: find the first range that ends past pfn. */
-		size_t lo = 0, hi = set->count;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (set->ranges[mid].end <= pfn)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		cursor->index = lo;
+		cursor->index = pfn_ranges_first_ending_after(set, pfn);
 	}
 	cursor->last = pfn;
 	while (cursor->index < set->count && set->ranges[cursor->index].end <= pfn)

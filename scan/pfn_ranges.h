@@ -26,15 +26,17 @@ struct pfn_ranges {
 	bool merged;    /* sorted, disjoint, not adjacent */
 };
 
-/* Adds [start, start + count); an empty or wrapping range is -EINVAL. */
-int pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count);
+/* Adds [start, start + count); an empty or wrapping range is an error of -EINVAL. */
+struct mdf_error *pfn_ranges_add(struct pfn_ranges *set, uint64_t start, uint64_t count);
 /* Makes room for @count more ranges. */
-int pfn_ranges_reserve(struct pfn_ranges *set, size_t count);
+struct mdf_error *pfn_ranges_reserve(struct pfn_ranges *set, size_t count);
 /* Sorts and merges, in O(n log n); idempotent. */
 void pfn_ranges_merge(struct pfn_ranges *set);
 void pfn_ranges_free(struct pfn_ranges *set);
 /* Pages covered by a merged set. */
 uint64_t pfn_ranges_pages(const struct pfn_ranges *set);
+/* The index of the first range of a merged set that ends after @pfn; set->count if none. */
+size_t pfn_ranges_first_ending_after(const struct pfn_ranges *set, uint64_t pfn);
 
 /*
  * A position in a merged set.  Queries should come in ascending pfn

@@ -33,7 +33,7 @@ static int flush_pending(struct vmemmap_walk *w)
 	int err = 0;
 
 	if (w->pending_end > w->pending_start)
-		err = pfn_ranges_add(w->frames, w->pending_start, w->pending_end - w->pending_start);
+		err = mdf_error_drop(pfn_ranges_add(w->frames, w->pending_start, w->pending_end - w->pending_start));
 	w->pending_start = w->pending_end = 0;
 	return err;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "util/addr_set.h"
+#include "util/error.h"
 
 /* The first table: lists of a few hundred nodes are the common case. */
 #define ADDR_SET_MIN_SLOTS 64
@@ -57,19 +58,21 @@ static int make_room(struct addr_set *set)
 	return 0;
 }
 
-int addr_set_add(struct addr_set *set, uint64_t addr)
+struct mdf_error *addr_set_add(struct addr_set *set, uint64_t addr, bool *added)
 {
+	*added = false;
 	if (addr_set_contains(set, addr))
-		return 1;
+		return NULL;
 	if (!addr) {
-		set->has_zero = true;
-		return 0;
+		set->has_zero = *added = true;
+		return NULL;
 	}
 	if (make_room(set))
-		return -ENOMEM;
+		return &mdf_error_enomem;
 	insert(set->slots, set->mask, addr);
 	set->count++;
-	return 0;
+	*added = true;
+	return NULL;
 }
 
 void addr_set_free(struct addr_set *set)

@@ -20,8 +20,10 @@ struct addr_set {
 };
 
 bool addr_set_contains(const struct addr_set *set, uint64_t addr);
-/* Adds @addr: 0 when it is new, 1 when it was there already, -ENOMEM. */
-int addr_set_add(struct addr_set *set, uint64_t addr);
+struct mdf_error;
+
+/* Adds @addr; *@added says whether it was new. */
+struct mdf_error *addr_set_add(struct addr_set *set, uint64_t addr, bool *added);
 void addr_set_free(struct addr_set *set);
 
 #endif

@@ -10,6 +10,7 @@ struct mdf_error mdf_error_enomem = { .code = -ENOMEM, .shared = true };
 struct mdf_error mdf_error_excluded = { .code = -MDF_EEXCLUDED, .shared = true };
 struct mdf_error mdf_error_not_dumped = { .code = -MDF_ENOTDUMPED, .shared = true };
 struct mdf_error mdf_error_unmapped = { .code = -MDF_EUNMAPPED, .shared = true };
+struct mdf_error mdf_error_not_found = { .code = -ENOENT, .shared = true };
 struct mdf_error mdf_error_not_contiguous = { .code = -EAGAIN, .shared = true };
 
 static struct mdf_error *new_error(int code, char *message)

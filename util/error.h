@@ -29,6 +29,12 @@ extern struct mdf_error mdf_error_enomem;
 extern struct mdf_error mdf_error_excluded;    /* -MDF_EEXCLUDED */
 extern struct mdf_error mdf_error_not_dumped;  /* -MDF_ENOTDUMPED */
 extern struct mdf_error mdf_error_unmapped;    /* -MDF_EUNMAPPED */
+/*
+ * -ENOENT: a lookup (a VMCOREINFO line, a symbol, a type, a member, a
+ * struct page) found nothing of that name; the caller says what it looked
+ * for.  The extension API answers -ENOENT for the same.
+ */
+extern struct mdf_error mdf_error_not_found;
 /* -EAGAIN: pages asked for in one piece of the file are not all there in one: read them one by one. */
 extern struct mdf_error mdf_error_not_contiguous;
 
@@ -63,5 +69,14 @@ int mdf_error_print_unless_plain(struct mdf_error *err);
 
 /* Frees @err and returns its code (0 for NULL): for a caller that acts on the code alone. */
 int mdf_error_drop(struct mdf_error *err);
+
+/*
+ * Whether @err says a lookup found nothing, as opposed to failing.  An
+ * address in none of the dump's ranges (mdf_error_not_dumped) is one too.
+ */
+static inline bool mdf_error_is_not_found(const struct mdf_error *err)
+{
+	return err && err->code == -ENOENT;
+}
 
 #endif

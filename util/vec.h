@@ -2,10 +2,10 @@
 /*
  * Growing an array: vec_reserve(items, &cap, count, more) makes room for
  * @more items after the @count in use, doubling the capacity as needed.
- * Returns 0, or -ENOMEM (the array is then as it was).
+ * Returns NULL, or &mdf_error_enomem (the array is then as it was).
  *
  *	if (vec_reserve(list, &cap, n, 1))
- *		return -ENOMEM;
+ *		return &mdf_error_enomem;
  *	list[n++] = item;
  */
 #ifndef MDF_UTIL_VEC_H
@@ -13,7 +13,9 @@
 
 #include <stddef.h>
 
-int vec_reserve_items(void *items_ptr, size_t *cap, size_t count, size_t more, size_t item_size);
+struct mdf_error;
+
+struct mdf_error *vec_reserve_items(void *items_ptr, size_t *cap, size_t count, size_t more, size_t item_size);
 
 #define vec_reserve(items, cap, count, more) \
 	vec_reserve_items(&(items), (cap), (count), (more), sizeof(*(items)))

@@ -111,19 +111,19 @@ static void fuzz_dump_memory(struct dump_input *in, const struct vmcoreinfo *vi)
 	struct mdf_error *err = arch_detect(in, vi, &arch);
 
 	if (!err)
-		err = memory_open(in, arch, vi, &mem);
+		err = memory_new(in, arch, vi, &mem);
 	for (size_t i = 0; !err && i < sizeof(symbols) / sizeof(symbols[0]); i++) {
 		unsigned char bytes[64];
 		uint64_t vaddr, paddr;
 
-		if (!vmcoreinfo_symbol(vi, symbols[i], &vaddr))
+		if (mdf_error_drop(vmcoreinfo_lookup_symbol(vi, symbols[i], &vaddr)))
 			continue;
 		fuzz_dump_sink += mdf_error_drop(mem_vtop(mem, vaddr, &paddr));
 		if (!mdf_error_drop(mem_read_virt(mem, vaddr, bytes, sizeof(bytes))))
 			fuzz_dump_touch(bytes, sizeof(bytes));
 	}
 	mdf_error_free(err);
-	memory_close(mem);
+	memory_free(mem);
 }
 
 static void fuzz_dump_vmcoreinfo(struct dump_input *in)
@@ -136,7 +136,7 @@ static void fuzz_dump_vmcoreinfo(struct dump_input *in)
 		return;
 	err = vmcoreinfo_parse(in->vmcoreinfo, in->vmcoreinfo_size, in->path, &vi);
 	if (!err) {
-		fuzz_dump_sink += vmcoreinfo_plain_number(vi, "PAGESIZE", &page_size);
+		fuzz_dump_sink += !mdf_error_drop(vmcoreinfo_lookup_plain(vi, "PAGESIZE", &page_size));
 		fuzz_dump_memory(in, vi);
 	}
 	mdf_error_free(err);

@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(f->bytes, nul + 1, image);
 	err = fake_memory_open(f, vi);
 	if (!err)
-		err = kallsyms_open(f->mem, vi, &ks);
+		err = kallsyms_new(f->mem, vi, &ks);
 	if (!err)
 		exercise(ks);
 	mdf_error_free(err);

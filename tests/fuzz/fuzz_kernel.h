@@ -159,7 +159,7 @@ static void fuzz_kernel_close(struct fuzz_kernel *fk)
 {
 	kernel_free(fk->kernel);
 	fk->kernel = NULL;
-	memory_close(fk->f->mem);
+	memory_free(fk->f->mem);
 	fk->f->mem = NULL;
 }
 

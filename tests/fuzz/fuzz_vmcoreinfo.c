@@ -22,7 +22,7 @@ static void look_up(const struct vmcoreinfo *vi, const char *key)
 	int64_t value;
 
 	sink += vmcoreinfo_get(vi, key) != NULL;
-	sink += vmcoreinfo_plain_number(vi, key, &value) ? (uint64_t)value : 0;
+	sink += !mdf_error_drop(vmcoreinfo_lookup_plain(vi, key, &value)) ? (uint64_t)value : 0;
 	if (!open || !close || close < open || (size_t)(open - key) >= sizeof(kind) ||
 	    (size_t)(close - open - 1) >= sizeof(name))
 		return;
@@ -31,11 +31,11 @@ static void look_up(const struct vmcoreinfo *vi, const char *key)
 	memcpy(name, open + 1, (size_t)(close - open - 1));
 	name[close - open - 1] = '\0';
 	sink += vmcoreinfo_has(vi, kind, name);
-	sink += vmcoreinfo_symbol(vi, name, &address) ? address : 0;
-	sink += vmcoreinfo_size(vi, name, &value) ? (uint64_t)value : 0;
-	sink += vmcoreinfo_offset(vi, name, &value) ? (uint64_t)value : 0;
-	sink += vmcoreinfo_length(vi, name, &value) ? (uint64_t)value : 0;
-	sink += vmcoreinfo_number(vi, name, &value) ? (uint64_t)value : 0;
+	sink += !mdf_error_drop(vmcoreinfo_lookup_symbol(vi, name, &address)) ? address : 0;
+	sink += !mdf_error_drop(vmcoreinfo_lookup_size(vi, name, &value)) ? (uint64_t)value : 0;
+	sink += !mdf_error_drop(vmcoreinfo_lookup_offset(vi, name, &value)) ? (uint64_t)value : 0;
+	sink += !mdf_error_drop(vmcoreinfo_lookup_length(vi, name, &value)) ? (uint64_t)value : 0;
+	sink += !mdf_error_drop(vmcoreinfo_lookup_number(vi, name, &value)) ? (uint64_t)value : 0;
 }
 
 /* Each line's key, as the parser would cut it: up to '=' (or the line's end). */

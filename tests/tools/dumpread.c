@@ -35,7 +35,7 @@
  *                                                  for each run [A, B) of kept pfns
  *
  * As makedumpfile does, lines VMCOREINFO lacks come from the dump's own
- * kallsyms and BTF once memory is open (symbols.h).
+ * kallsyms and BTF once memory is open (kernel/kernel.h).
  *
  * Page status is "ok" or the error's name (excluded, notdumped, ...).  The
  * exit status is 1 when the dump does not open, 2 on bad usage: a page that
@@ -162,16 +162,16 @@ static void print_vmcoreinfo(struct kernel *k, const char *key)
 		return;
 	}
 	if (!strcmp(kind, "SYMBOL")) {
-		found = kernel_symbol(k, name, &address);
+		found = !mdf_error_drop(kernel_lookup_symbol(k, name, &address));
 		value = (int64_t)address;
 	} else if (!strcmp(kind, "SIZE")) {
-		found = kernel_size(k, name, &value);
+		found = !mdf_error_drop(kernel_lookup_size(k, name, &value));
 	} else if (!strcmp(kind, "OFFSET")) {
-		found = kernel_offset(k, name, &value);
+		found = !mdf_error_drop(kernel_lookup_offset(k, name, &value));
 	} else if (!strcmp(kind, "LENGTH")) {
-		found = kernel_length(k, name, &value);
+		found = !mdf_error_drop(kernel_lookup_length(k, name, &value));
 	} else {
-		found = !strcmp(kind, "NUMBER") && kernel_number(k, name, &value);
+		found = !strcmp(kind, "NUMBER") && !mdf_error_drop(kernel_lookup_number(k, name, &value));
 	}
 	if (!found)
 		printf("%s missing\n", key);
@@ -196,7 +196,7 @@ static int cmd_scan(struct dump_input *in, struct memory *mem, struct kernel *k,
 
 	if (!present || !dumpable)
 		goto out;
-	err = page_scan_init(in, mem, k, level, &scan);
+	err = page_scan_new(in, mem, k, level, &scan);
 	if (err) {
 		mdf_error_print(err, false);
 		goto out;
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
 	if (!err)
 		err = arch_detect(in, vi, &arch);
 	if (!err)
-		err = memory_open(in, arch, vi, &mem);
+		err = memory_new(in, arch, vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (err)
@@ -386,7 +386,7 @@ out:
 	if (err)
 		mdf_error_print(err, false);
 	kernel_free(kernel);
-	memory_close(mem);
+	memory_free(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);
 	return rc;

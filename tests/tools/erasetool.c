@@ -112,11 +112,11 @@ static struct mdf_error *prepare(struct tool *t, const char *vmcore)
 	if (!err)
 		err = arch_detect(t->in, t->vi, &arch);
 	if (!err)
-		err = memory_open(t->in, arch, t->vi, &t->mem);
+		err = memory_new(t->in, arch, t->vi, &t->mem);
 	if (!err)
 		err = kernel_new(t->mem, t->vi, &t->kernel);
 	if (!err)
-		err = page_scan_init(t->in, t->mem, t->kernel, t->dump_level, &t->scan);
+		err = page_scan_new(t->in, t->mem, t->kernel, t->dump_level, &t->scan);
 	if (err)
 		return err;
 	/* The config's erasures first: the eraseinfo lists them before the extensions'. */
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 	page_decisions_free(&t.decisions);
 	page_scan_free(t.scan);
 	kernel_free(t.kernel);
-	memory_close(t.mem);
+	memory_free(t.mem);
 	vmcoreinfo_free(t.vi);
 	input_close(t.in);
 	for (size_t i = 0; i < t.ext.nr_args; i++) {

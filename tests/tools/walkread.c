@@ -180,14 +180,12 @@ static struct mdf_error *print_page(uint64_t index, uint64_t entry, void *arg)
 {
 	struct page_list *pl = arg;
 	uint64_t pfn;
-	int err;
 
 	/* Value entries are shadows of evicted pages, not pages. */
 	if (entry & 1)
 		return NULL;
-	err = mem_map_page_to_pfn(pl->w->mem_map, entry, &pfn);
-	if (err)
-		return mdf_error(err, "index %" PRIu64 ": 0x%" PRIx64 " is no struct page", index, entry);
+	if (mem_map_page_to_pfn(pl->w->mem_map, entry, &pfn))
+		return mdf_error(-ERANGE, "index %" PRIu64 ": 0x%" PRIx64 " is no struct page", index, entry);
 	printf("page %" PRIu64 " 0x%" PRIx64 "\n", index, pfn);
 	pl->pages++;
 	return NULL;
@@ -470,11 +468,11 @@ int main(int argc, char **argv)
 	if (!err)
 		err = arch_detect(in, vi, &arch);
 	if (!err)
-		err = memory_open(in, arch, vi, &mem);
+		err = memory_new(in, arch, vi, &mem);
 	if (!err)
 		err = kernel_new(mem, vi, &kernel);
 	if (!err)
-		err = mem_map_open(mem, kernel, in->page_size, in->max_pfn, &map);
+		err = mem_map_new(mem, kernel, in->page_size, in->max_pfn, &map);
 	if (!err) {
 		struct walk_ctx w = { .mem = mem, .kernel = kernel, .mem_map = map };
 
@@ -482,7 +480,7 @@ int main(int argc, char **argv)
 	}
 	mem_map_free(map);
 	kernel_free(kernel);
-	memory_close(mem);
+	memory_free(mem);
 	vmcoreinfo_free(vi);
 	input_close(in);
 	if (usage && !err) {

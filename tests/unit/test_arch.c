@@ -198,10 +198,10 @@ static void test_byte_order(void)
 	      (unsigned long long)u64, u32);
 	mdf_error_free(err);
 
-	memory_close(f->mem);
+	memory_free(f->mem);
 	f->mem = NULL;
 	big.byte_order = BYTE_ORDER_BIG;
-	err = memory_open(&f->in, &big, NULL, &f->mem);
+	err = memory_new(&f->in, &big, NULL, &f->mem);
 	if (!err)
 		err = mem_read_u64(f->mem, FAKE_VIRT_BASE + 0x1008, &u64);
 	if (!err)

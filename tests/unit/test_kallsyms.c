@@ -142,8 +142,8 @@ static void test_generated_encoding(const char *dir, const char *encoding)
 		oracle_free(&o);
 		return;
 	}
-	err = kallsyms_open(d.mem, d.vi, &ks);
-	check(!err, "%s: kallsyms_open%s%s", encoding, err ? ": " : "", err ? mdf_error_text(err) : "");
+	err = kallsyms_new(d.mem, d.vi, &ks);
+	check(!err, "%s: kallsyms_new%s%s", encoding, err ? ": " : "", err ? mdf_error_text(err) : "");
 	mdf_error_free(err);
 	if (!ks)
 		goto out;
@@ -290,7 +290,7 @@ static char *vmcoreinfo_minus(const struct unit_dump *d, const char *prefix)
 	return text;
 }
 
-/* kallsyms_open on the dump @elf with VMCOREINFO @text must fail; prints the error. */
+/* kallsyms_new on the dump @elf with VMCOREINFO @text must fail; prints the error. */
 static void expect_open_fails(const char *elf, const char *text, const char *what)
 {
 	struct unit_dump d;
@@ -302,8 +302,8 @@ static void expect_open_fails(const char *elf, const char *text, const char *wha
 		mdf_error_free(err);
 		return;
 	}
-	err = kallsyms_open(d.mem, d.vi, &ks);
-	check(err && !ks && err->code < 0, "%s: kallsyms_open fails (%s)", what,
+	err = kallsyms_new(d.mem, d.vi, &ks);
+	check(err && !ks && err->code < 0, "%s: kallsyms_new fails (%s)", what,
 	      err ? mdf_error_text(err) : "it did not");
 	mdf_error_free(err);
 	kallsyms_free(ks);
@@ -336,8 +336,8 @@ static void test_generated_damage(const char *dir)
 		mdf_error_free(err);
 		return;
 	}
-	if (!vmcoreinfo_symbol(d.vi, "kallsyms_token_table", &token_table) ||
-	    !vmcoreinfo_symbol(d.vi, "kallsyms_names", &names) || !unmapped) {
+	if (mdf_error_drop(vmcoreinfo_lookup_symbol(d.vi, "kallsyms_token_table", &token_table)) ||
+	    mdf_error_drop(vmcoreinfo_lookup_symbol(d.vi, "kallsyms_names", &names)) || !unmapped) {
 		check(0, "damage: the dump's VMCOREINFO locates kallsyms and the facts name an unmapped address");
 		unit_dump_close(&d);
 		return;
@@ -478,7 +478,7 @@ static struct kallsyms *open_fake(struct fake_memory *f, const char *text, struc
 	if (!*err)
 		*err = fake_memory_open(f, vi);
 	if (!*err)
-		*err = kallsyms_open(f->mem, vi, &ks);
+		*err = kallsyms_new(f->mem, vi, &ks);
 	vmcoreinfo_free(vi);
 	return ks;
 }
@@ -519,7 +519,7 @@ static void test_fake_table(void)
 	memset(long_name + 5, 'x', sizeof(long_name) - 6);
 
 	ks = open_fake(f, layout_table(f, syms, nr, nr, NULL), &err);
-	check(ks != NULL, "fake table: kallsyms_open%s%s", err ? ": " : "", err ? mdf_error_text(err) : "");
+	check(ks != NULL, "fake table: kallsyms_new%s%s", err ? ": " : "", err ? mdf_error_text(err) : "");
 	mdf_error_free(err);
 	if (ks) {
 		struct oracle o = { nr, calloc(nr, 8), calloc(nr, 1), calloc(nr, sizeof(char *)) };
@@ -613,7 +613,7 @@ static void test_fake_table(void)
 				entry3[1] = 't';
 			}
 			ks = open_fake(f, text, &err);
-			check(!ks && err && err->code < 0, "fake table, %s: kallsyms_open fails (%s)", cases[c].what,
+			check(!ks && err && err->code < 0, "fake table, %s: kallsyms_new fails (%s)", cases[c].what,
 			      err ? mdf_error_text(err) : "it did not");
 			mdf_error_free(err);
 			kallsyms_free(ks);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_kdump_writer: the kdump-compressed writer on a synthetic memory of
- * known content, read back through kdump_input.c.  Needs no fixture:
+ * known content, read back through input/kdump_compressed.c.  Needs no fixture:
  *  - every codec, one cycle and many (the two-pass path), plain and
  *    flattened (reassembled by flat_reassemble), a pfn count that is not a
  *    multiple of 8 and a classifier that scribbles past the cycle's end:

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "scan/pfn_ranges.h"
+#include "util/error.h"
 #include "unit_check.h"
 
 #define SPAN 200000
@@ -48,7 +49,7 @@ static bool merges_in_order(int order, unsigned char *truth)
 	for (uint64_t i = 0; i < ORDERED; i++) {
 		uint64_t start = ordered_start(order, i), count = 1 + i % 3;
 
-		if (pfn_ranges_add(&set, start, count))
+		if (mdf_error_drop(pfn_ranges_add(&set, start, count)))
 			return false;
 		for (uint64_t p = start; p < start + count; p++)
 			truth[p] = 1;
@@ -80,13 +81,13 @@ int main(void)
 	for (int i = 0; i < RANGES; i++) {
 		uint64_t start = (uint64_t)rand() % SPAN, count = 1 + (uint64_t)rand() % 8;
 
-		if (pfn_ranges_add(&set, start, count))
+		if (mdf_error_drop(pfn_ranges_add(&set, start, count)))
 			return 1;
 		for (uint64_t p = start; p < start + count; p++)
 			truth[p] = 1;
 	}
-	check(pfn_ranges_add(&set, 5, 0) == -EINVAL, "an empty range is refused");
-	check(pfn_ranges_add(&set, UINT64_MAX - 1, 4) == -EINVAL, "a wrapping range is refused");
+	check(mdf_error_drop(pfn_ranges_add(&set, 5, 0)) == -EINVAL, "an empty range is refused");
+	check(mdf_error_drop(pfn_ranges_add(&set, UINT64_MAX - 1, 4)) == -EINVAL, "a wrapping range is refused");
 	pfn_ranges_merge(&set);
 	for (size_t i = 0; i < set.count; i++) {
 		if (set.ranges[i].start >= set.ranges[i].end ||

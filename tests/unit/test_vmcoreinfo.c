@@ -30,6 +30,27 @@
 
 /* Parses @len bytes of @text; NULL (and the error's words in @why) if it does not parse. */
 /* Parses @text; @why gets the warnings printed, then the error, if any. */
+/* Whether a lookup found its line, for checks of the value it gave. */
+#define FOUND(lookup) (!mdf_error_drop(lookup))
+
+/* Whether a lookup said its line is absent, and nothing else. */
+static bool absent(struct mdf_error *err)
+{
+	bool not_found = err == &mdf_error_not_found;
+
+	mdf_error_drop(err);
+	return not_found;
+}
+
+/* Whether a lookup said its line is there but no number. */
+static bool malformed(struct mdf_error *err)
+{
+	bool corrupt = err && err->code == -MDF_ECORRUPT && err->message;
+
+	mdf_error_drop(err);
+	return corrupt;
+}
+
 static struct vmcoreinfo *parse_n(const char *text, size_t len, const char *origin, char *why, size_t why_size)
 {
 	struct vmcoreinfo *vi = NULL;
@@ -91,18 +112,18 @@ static void test_well_formed(void)
 	check(s && !strcmp(s, "0123abcd=ef"), "a value may hold '=': the key ends at the first");
 	s = vmcoreinfo_get(vi, "KERNELOFFSET");
 	check(s && !strcmp(s, "34000000"), "vmcoreinfo_get gives the raw text (KERNELOFFSET)");
-	ok = vmcoreinfo_symbol(vi, "init_uts_ns", &u) && u == 0xffffffffb8215ee0ull;
+	ok = FOUND(vmcoreinfo_lookup_symbol(vi, "init_uts_ns", &u)) && u == 0xffffffffb8215ee0ull;
 	check(ok, "SYMBOL(init_uts_ns) is hex without 0x: %" PRIx64, u);
-	check(vmcoreinfo_symbol(vi, "mem_section", &u) && u == 0xffff8e0b3ffd6000ull, "SYMBOL(mem_section)");
-	check(vmcoreinfo_size(vi, "page", &v) && v == 64, "SIZE(page) 64");
-	check(vmcoreinfo_offset(vi, "page.flags", &v) && v == 0, "OFFSET(page.flags) 0 (zero is a value)");
-	check(vmcoreinfo_length(vi, "zone.free_area", &v) && v == 11, "LENGTH(zone.free_area) 11");
-	check(vmcoreinfo_number(vi, "PAGE_BUDDY_MAPCOUNT_VALUE", &v) && v == -129, "a negative NUMBER");
-	ok = vmcoreinfo_number(vi, "VMALLOC_START", &v) && (uint64_t)v == 0xffffc90000000000ull;
+	check(FOUND(vmcoreinfo_lookup_symbol(vi, "mem_section", &u)) && u == 0xffff8e0b3ffd6000ull, "SYMBOL(mem_section)");
+	check(FOUND(vmcoreinfo_lookup_size(vi, "page", &v)) && v == 64, "SIZE(page) 64");
+	check(FOUND(vmcoreinfo_lookup_offset(vi, "page.flags", &v)) && v == 0, "OFFSET(page.flags) 0 (zero is a value)");
+	check(FOUND(vmcoreinfo_lookup_length(vi, "zone.free_area", &v)) && v == 11, "LENGTH(zone.free_area) 11");
+	check(FOUND(vmcoreinfo_lookup_number(vi, "PAGE_BUDDY_MAPCOUNT_VALUE", &v)) && v == -129, "a negative NUMBER");
+	ok = FOUND(vmcoreinfo_lookup_number(vi, "VMALLOC_START", &v)) && (uint64_t)v == 0xffffc90000000000ull;
 	check(ok, "a NUMBER printed with 0x: 0x%" PRIx64, (uint64_t)v);
-	check(vmcoreinfo_number(vi, "phys_base", &v) && v == -872415232, "NUMBER(phys_base) negative decimal");
-	check(vmcoreinfo_plain_number(vi, "PAGESIZE", &v) && v == 4096, "PAGESIZE 4096");
-	check(vmcoreinfo_plain_number(vi, "CRASHTIME", &v) && v == 1733436000, "CRASHTIME");
+	check(FOUND(vmcoreinfo_lookup_number(vi, "phys_base", &v)) && v == -872415232, "NUMBER(phys_base) negative decimal");
+	check(FOUND(vmcoreinfo_lookup_plain(vi, "PAGESIZE", &v)) && v == 4096, "PAGESIZE 4096");
+	check(FOUND(vmcoreinfo_lookup_plain(vi, "CRASHTIME", &v)) && v == 1733436000, "CRASHTIME");
 	check(vmcoreinfo_has(vi, "SYMBOL", "init_uts_ns") && vmcoreinfo_has(vi, "OFFSET", "page.flags") &&
 	      vmcoreinfo_has(vi, "NUMBER", "VMALLOC_START"), "vmcoreinfo_has finds present lines");
 
@@ -112,19 +133,19 @@ static void test_well_formed(void)
 	check(!vmcoreinfo_has(vi, "SYMBOL", "no_such") && !vmcoreinfo_has(vi, "SIZE", "page.flags") &&
 	      !vmcoreinfo_has(vi, "OFFSET", "page"), "vmcoreinfo_has is false for absent lines, and for the "
 	      "right name under the wrong kind");
-	check(!vmcoreinfo_symbol(vi, "no_such", &u) && !vmcoreinfo_size(vi, "no_such", &v) &&
-	      !vmcoreinfo_offset(vi, "page.no_such", &v) && !vmcoreinfo_length(vi, "no_such", &v) &&
-	      !vmcoreinfo_number(vi, "no_such", &v) && !vmcoreinfo_plain_number(vi, "NO_SUCH", &v),
-	      "each typed lookup of an absent line is false");
-	check(!vmcoreinfo_symbol(vi, "page", &u) && !vmcoreinfo_number(vi, "page", &v),
+	check(absent(vmcoreinfo_lookup_symbol(vi, "no_such", &u)) && absent(vmcoreinfo_lookup_size(vi, "no_such", &v)) &&
+	      absent(vmcoreinfo_lookup_offset(vi, "page.no_such", &v)) && absent(vmcoreinfo_lookup_length(vi, "no_such", &v)) &&
+	      absent(vmcoreinfo_lookup_number(vi, "no_such", &v)) && absent(vmcoreinfo_lookup_plain(vi, "NO_SUCH", &v)),
+	      "each typed lookup of an absent line says not found");
+	check(absent(vmcoreinfo_lookup_symbol(vi, "page", &u)) && absent(vmcoreinfo_lookup_number(vi, "page", &v)),
 	      "SIZE(page) does not answer SYMBOL(page) nor NUMBER(page)");
-	check(!vmcoreinfo_plain_number(vi, "OSRELEASE", &v), "OSRELEASE is no number");
+	check(malformed(vmcoreinfo_lookup_plain(vi, "OSRELEASE", &v)), "OSRELEASE is no number");
 	{
 		char name[400];
 
 		memset(name, 'a', sizeof(name) - 1);
 		name[sizeof(name) - 1] = '\0';
-		check(!vmcoreinfo_has(vi, "SYMBOL", name) && !vmcoreinfo_symbol(vi, name, &u),
+		check(!vmcoreinfo_has(vi, "SYMBOL", name) && absent(vmcoreinfo_lookup_symbol(vi, name, &u)),
 		      "a 399-character name is simply absent");
 	}
 	vmcoreinfo_free(vi);
@@ -142,13 +163,13 @@ static void test_duplicates(void)
 	check(vi != NULL, "duplicates parse");
 	if (!vi)
 		return;
-	ok = vmcoreinfo_number(vi, "x", &v) && v == 3;
+	ok = FOUND(vmcoreinfo_lookup_number(vi, "x", &v)) && v == 3;
 	check(ok, "the last of three NUMBER(x) lines wins: %" PRId64, v);
-	ok = vmcoreinfo_size(vi, "page", &v) && v == 64;
+	ok = FOUND(vmcoreinfo_lookup_size(vi, "page", &v)) && v == 64;
 	check(ok, "the last SIZE(page) wins: %" PRId64, v);
 	s = vmcoreinfo_get(vi, "OSRELEASE");
 	check(s && !strcmp(s, "b"), "the last OSRELEASE wins");
-	check(vmcoreinfo_has(vi, "SYMBOL", "s") && !vmcoreinfo_symbol(vi, "s", &u),
+	check(vmcoreinfo_has(vi, "SYMBOL", "s") && malformed(vmcoreinfo_lookup_symbol(vi, "s", &u)),
 	      "a malformed last duplicate is the answer: SYMBOL(s) is there but not a number");
 	vmcoreinfo_free(vi);
 
@@ -161,8 +182,8 @@ static void test_duplicates(void)
 			len += (size_t)snprintf(text + len, sizeof(text) - len, "NUMBER(k%d)=%d\nNUMBER(dup)=%d\n",
 						i % 7, i, i);
 		vi = parse(text);
-		check(vi && vmcoreinfo_number(vi, "dup", &v) && v == 99, "the last of 100 NUMBER(dup) lines wins");
-		check(vi && vmcoreinfo_number(vi, "k0", &v) && v == 98 && vmcoreinfo_number(vi, "k6", &v) && v == 97,
+		check(vi && FOUND(vmcoreinfo_lookup_number(vi, "dup", &v)) && v == 99, "the last of 100 NUMBER(dup) lines wins");
+		check(vi && FOUND(vmcoreinfo_lookup_number(vi, "k0", &v)) && v == 98 && FOUND(vmcoreinfo_lookup_number(vi, "k6", &v)) && v == 97,
 		      "and the last of each interleaved key");
 		vmcoreinfo_free(vi);
 	}
@@ -179,7 +200,7 @@ static void test_garbage(void)
 	vi = PARSE_LIT("OSRELEASE=6.1\nPAGESIZE=4096\nthis line has no equals sign\nSIZE(page)=64\n", "/proc/vmcore",
 		       why);
 	check(vi && strstr(why, "/proc/vmcore") && strstr(why, "line 3") && strstr(why, "this line has no") &&
-	      strstr(why, "warning") && vmcoreinfo_size(vi, "page", &v) && v == 64,
+	      strstr(why, "warning") && FOUND(vmcoreinfo_lookup_size(vi, "page", &v)) && v == 64,
 	      "a line without '=' is skipped with a warning naming the origin, the line number and the line, "
 	      "and the lines after it are read: %s", why);
 	vmcoreinfo_free(vi);
@@ -193,7 +214,7 @@ static void test_garbage(void)
 		const char junk[] = "OSRELEASE=6.1\n\x01\x02\xfe\xff\x80\x7f junk\nPAGESIZE=4096\n";
 
 		vi = parse_n(junk, sizeof(junk) - 1, "junk.bin", why, sizeof(why));
-		check(vi && strstr(why, "junk.bin") && strstr(why, "line 2") && vmcoreinfo_plain_number(vi, "PAGESIZE", &v) &&
+		check(vi && strstr(why, "junk.bin") && strstr(why, "line 2") && FOUND(vmcoreinfo_lookup_plain(vi, "PAGESIZE", &v)) &&
 		      v == 4096, "binary junk without '=' is skipped with a warning: %s", why);
 		vmcoreinfo_free(vi);
 	}
@@ -210,7 +231,7 @@ static void test_garbage(void)
 		const char junk[] = "\xff\xfe=\x01\x02\nNUMBER(n)=7\n";
 
 		vi = parse_n(junk, sizeof(junk) - 1, "junk", why, sizeof(why));
-		check(vi && vmcoreinfo_number(vi, "n", &v) && v == 7 && (s = vmcoreinfo_get(vi, "\xff\xfe")) &&
+		check(vi && FOUND(vmcoreinfo_lookup_number(vi, "n", &v)) && v == 7 && (s = vmcoreinfo_get(vi, "\xff\xfe")) &&
 		      !strcmp(s, "\x01\x02"), "binary bytes with '=' are a line like any other");
 		vmcoreinfo_free(vi);
 	}
@@ -232,21 +253,21 @@ static void test_garbage(void)
 		const char padded[] = "NUMBER(a)=1\n\0NUMBER(b)=2\nno equals here\n\0\0\0";
 
 		vi = parse_n(padded, sizeof(padded) - 1, "padded", why, sizeof(why));
-		check(vi && vmcoreinfo_number(vi, "a", &v) && v == 1 && !vmcoreinfo_has(vi, "NUMBER", "b"),
+		check(vi && FOUND(vmcoreinfo_lookup_number(vi, "a", &v)) && v == 1 && !vmcoreinfo_has(vi, "NUMBER", "b"),
 		      "a NUL ends no text but its own line, garbage after it skipped too (%s)", why);
 		vmcoreinfo_free(vi);
 	}
 	/* @len is honoured: bytes past it are not read. */
 	vi = parse_n("NUMBER(a)=12345\n", 12, "short", why, sizeof(why));
-	check(vi && vmcoreinfo_number(vi, "a", &v) && v == 12, "only @len bytes are parsed (NUMBER(a)=12)");
+	check(vi && FOUND(vmcoreinfo_lookup_number(vi, "a", &v)) && v == 12, "only @len bytes are parsed (NUMBER(a)=12)");
 	vmcoreinfo_free(vi);
 
 	vi = PARSE_LIT("OSRELEASE=6.1\nNUMBER(last)=42", "nonl", why);
-	check(vi && vmcoreinfo_number(vi, "last", &v) && v == 42, "a last line without a newline counts");
+	check(vi && FOUND(vmcoreinfo_lookup_number(vi, "last", &v)) && v == 42, "a last line without a newline counts");
 	vmcoreinfo_free(vi);
 
 	vi = PARSE_LIT("\n\nNUMBER(a)=1\n\n\nNUMBER(b)=2\n\n", "blank", why);
-	check(vi && vmcoreinfo_number(vi, "b", &v) && v == 2, "blank lines are skipped");
+	check(vi && FOUND(vmcoreinfo_lookup_number(vi, "b", &v)) && v == 2, "blank lines are skipped");
 	vmcoreinfo_free(vi);
 
 	vi = PARSE_LIT("", "empty-origin", why);
@@ -268,7 +289,7 @@ static void test_garbage(void)
 	{
 		uint64_t u;
 
-		check(vi && !vmcoreinfo_number(vi, "a", &v) && !vmcoreinfo_symbol(vi, "s", &u) &&
+		check(vi && malformed(vmcoreinfo_lookup_number(vi, "a", &v)) && malformed(vmcoreinfo_lookup_symbol(vi, "s", &u)) &&
 		      vmcoreinfo_has(vi, "NUMBER", "a") && (s = vmcoreinfo_get(vi, "OSRELEASE")) && !strcmp(s, "6.1\r"),
 		      "CRLF: the lines are there, the '\\r' stays in the value, numbers are malformed");
 	}
@@ -311,35 +332,35 @@ static void test_numbers(void)
 	check(vi != NULL, "a text of odd numbers parses (values are checked when asked)");
 	if (!vi)
 		return;
-	check(!vmcoreinfo_number(vi, "empty", &v), "NUMBER(empty)= is malformed");
-	check(!vmcoreinfo_number(vi, "letters", &v), "12abc is malformed");
-	check(!vmcoreinfo_number(vi, "hexnoprefix", &v),
+	check(malformed(vmcoreinfo_lookup_number(vi, "empty", &v)), "NUMBER(empty)= is malformed");
+	check(malformed(vmcoreinfo_lookup_number(vi, "letters", &v)), "12abc is malformed");
+	check(malformed(vmcoreinfo_lookup_number(vi, "hexnoprefix", &v)),
 	      "ff is malformed: the kernel prints hex NUMBERs with 0x (upstream would retry it as hex)");
-	check(!vmcoreinfo_number(vi, "prefixonly", &v), "0x alone is malformed");
-	check(!vmcoreinfo_number(vi, "badhex", &v), "0xzz is malformed");
-	check(!vmcoreinfo_number(vi, "neghex", &v), "-0x10 is malformed");
-	check(!vmcoreinfo_number(vi, "space", &v), "a trailing space makes it malformed");
-	check(!vmcoreinfo_number(vi, "toobig", &v), "20 nines overflow 64 bits: malformed");
-	check(vmcoreinfo_number(vi, "u64max", &v) && v == -1, "2^64-1 in decimal reads as its 64 bits (-1)");
-	check(vmcoreinfo_number(vi, "i64min", &v) && v == INT64_MIN, "-2^63");
-	check(!vmcoreinfo_number(vi, "toonegative", &v), "below -2^63: malformed");
-	check(vmcoreinfo_number(vi, "zero", &v) && v == 0, "0");
-	check(vmcoreinfo_number(vi, "hexbig", &v) && (uint64_t)v == UINT64_MAX, "0xffffffffffffffff");
-	check(!vmcoreinfo_number(vi, "hextoobig", &v), "a 65-bit hex NUMBER is malformed");
-	check(vmcoreinfo_size(vi, "neg", &v) && v == -1, "SIZE(neg)=-1 is read as -1");
-	check(!vmcoreinfo_offset(vi, "x.y", &v), "OFFSET 1.5 is malformed");
-	check(vmcoreinfo_length(vi, "z", &v) && v == 7, "LENGTH +7 is 7 (strtoll's sign)");
-	check(vmcoreinfo_symbol(vi, "prefixed", &u) && u == 0xffffffff81000000ull, "SYMBOL with 0x reads the same");
-	check(vmcoreinfo_symbol(vi, "upper", &u) && u == 0xffffffff81000000ull, "SYMBOL in upper case");
-	check(!vmcoreinfo_symbol(vi, "neg", &u), "SYMBOL -1 is malformed");
-	check(!vmcoreinfo_symbol(vi, "notahex", &u), "SYMBOL ffffg is malformed");
-	check(!vmcoreinfo_symbol(vi, "empty", &u), "SYMBOL empty is malformed");
-	check(!vmcoreinfo_symbol(vi, "toobig", &u), "a 65-bit SYMBOL is malformed");
-	check(vmcoreinfo_symbol(vi, "zero", &u) && u == 0, "SYMBOL 0 is 0");
+	check(malformed(vmcoreinfo_lookup_number(vi, "prefixonly", &v)), "0x alone is malformed");
+	check(malformed(vmcoreinfo_lookup_number(vi, "badhex", &v)), "0xzz is malformed");
+	check(malformed(vmcoreinfo_lookup_number(vi, "neghex", &v)), "-0x10 is malformed");
+	check(malformed(vmcoreinfo_lookup_number(vi, "space", &v)), "a trailing space makes it malformed");
+	check(malformed(vmcoreinfo_lookup_number(vi, "toobig", &v)), "20 nines overflow 64 bits: malformed");
+	check(FOUND(vmcoreinfo_lookup_number(vi, "u64max", &v)) && v == -1, "2^64-1 in decimal reads as its 64 bits (-1)");
+	check(FOUND(vmcoreinfo_lookup_number(vi, "i64min", &v)) && v == INT64_MIN, "-2^63");
+	check(malformed(vmcoreinfo_lookup_number(vi, "toonegative", &v)), "below -2^63: malformed");
+	check(FOUND(vmcoreinfo_lookup_number(vi, "zero", &v)) && v == 0, "0");
+	check(FOUND(vmcoreinfo_lookup_number(vi, "hexbig", &v)) && (uint64_t)v == UINT64_MAX, "0xffffffffffffffff");
+	check(malformed(vmcoreinfo_lookup_number(vi, "hextoobig", &v)), "a 65-bit hex NUMBER is malformed");
+	check(FOUND(vmcoreinfo_lookup_size(vi, "neg", &v)) && v == -1, "SIZE(neg)=-1 is read as -1");
+	check(malformed(vmcoreinfo_lookup_offset(vi, "x.y", &v)), "OFFSET 1.5 is malformed");
+	check(FOUND(vmcoreinfo_lookup_length(vi, "z", &v)) && v == 7, "LENGTH +7 is 7 (strtoll's sign)");
+	check(FOUND(vmcoreinfo_lookup_symbol(vi, "prefixed", &u)) && u == 0xffffffff81000000ull, "SYMBOL with 0x reads the same");
+	check(FOUND(vmcoreinfo_lookup_symbol(vi, "upper", &u)) && u == 0xffffffff81000000ull, "SYMBOL in upper case");
+	check(malformed(vmcoreinfo_lookup_symbol(vi, "neg", &u)), "SYMBOL -1 is malformed");
+	check(malformed(vmcoreinfo_lookup_symbol(vi, "notahex", &u)), "SYMBOL ffffg is malformed");
+	check(malformed(vmcoreinfo_lookup_symbol(vi, "empty", &u)), "SYMBOL empty is malformed");
+	check(malformed(vmcoreinfo_lookup_symbol(vi, "toobig", &u)), "a 65-bit SYMBOL is malformed");
+	check(FOUND(vmcoreinfo_lookup_symbol(vi, "zero", &u)) && u == 0, "SYMBOL 0 is 0");
 	check(vmcoreinfo_has(vi, "NUMBER", "letters") && vmcoreinfo_has(vi, "SYMBOL", "neg"),
 	      "vmcoreinfo_has is true for a malformed line");
-	check(!vmcoreinfo_plain_number(vi, "PAGESIZE", &v), "PAGESIZE=4k is malformed");
-	check(vmcoreinfo_plain_number(vi, "CRASHTIME", &v) && v == 1733436000, "CRASHTIME");
+	check(malformed(vmcoreinfo_lookup_plain(vi, "PAGESIZE", &v)), "PAGESIZE=4k is malformed");
+	check(FOUND(vmcoreinfo_lookup_plain(vi, "CRASHTIME", &v)) && v == 1733436000, "CRASHTIME");
 	vmcoreinfo_free(vi);
 }
 
@@ -368,7 +389,7 @@ static void test_files(void)
 		fclose(f);
 	}
 	err = vmcoreinfo_load_file(path, &vi);
-	check(!err && vi && vmcoreinfo_number(vi, "a", &v) && v == 2, "a file as makedumpfile -g writes it loads");
+	check(!err && vi && FOUND(vmcoreinfo_lookup_number(vi, "a", &v)) && v == 2, "a file as makedumpfile -g writes it loads");
 	mdf_error_free(err);
 	vmcoreinfo_free(vi);
 	vi = NULL;
@@ -451,10 +472,10 @@ static void test_real(void)
 			check(lines > 50 && !wrong, "%s: each of its %zu lines is found under its key (%zu wrong)",
 			      dumps[i],
 			      lines, wrong);
-			check(vmcoreinfo_symbol(vi, "swapper_pg_dir", &u) && u >> 63 &&
-			      vmcoreinfo_plain_number(vi, "PAGESIZE", &v) && v == 4096 &&
-			      vmcoreinfo_size(vi, "page", &v) && v == 64 &&
-			      vmcoreinfo_number(vi, "PAGE_BUDDY_MAPCOUNT_VALUE", &v) && v < 0,
+			check(FOUND(vmcoreinfo_lookup_symbol(vi, "swapper_pg_dir", &u)) && u >> 63 &&
+			      FOUND(vmcoreinfo_lookup_plain(vi, "PAGESIZE", &v)) && v == 4096 &&
+			      FOUND(vmcoreinfo_lookup_size(vi, "page", &v)) && v == 64 &&
+			      FOUND(vmcoreinfo_lookup_number(vi, "PAGE_BUDDY_MAPCOUNT_VALUE", &v)) && v < 0,
 			      "%s: SYMBOL(swapper_pg_dir), PAGESIZE, SIZE(page), "
 			      "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE) read",
 			      dumps[i]);

@@ -104,7 +104,7 @@ struct unit_dump {
 
 static __attribute__((unused)) void unit_dump_close(struct unit_dump *d)
 {
-	memory_close(d->mem);
+	memory_free(d->mem);
 	vmcoreinfo_free(d->vi);
 	if (d->in)
 		input_close(d->in);
@@ -131,7 +131,7 @@ static __attribute__((unused)) struct mdf_error *unit_dump_open(const char *path
 	if (!err)
 		err = arch_detect(d->in, d->vi, &arch);
 	if (!err)
-		err = memory_open(d->in, arch, d->vi, &d->mem);
+		err = memory_new(d->in, arch, d->vi, &d->mem);
 	if (err)
 		unit_dump_close(d);
 	return err;

@@ -121,17 +121,17 @@ static __attribute__((unused)) struct fake_memory *fake_memory_new(size_t size)
 static __attribute__((unused)) struct mdf_error *fake_memory_open(struct fake_memory *f,
 								   const struct vmcoreinfo *vi)
 {
-	memory_close(f->mem);
+	memory_free(f->mem);
 	f->mem = NULL;
 	fake_current = f;
-	return memory_open(&f->in, &fake_arch, vi, &f->mem);
+	return memory_new(&f->in, &fake_arch, vi, &f->mem);
 }
 
 static __attribute__((unused)) void fake_memory_free(struct fake_memory *f)
 {
 	if (!f)
 		return;
-	memory_close(f->mem);
+	memory_free(f->mem);
 	free(f->bytes);
 	free(f);
 }
