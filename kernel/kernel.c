@@ -257,6 +257,13 @@ struct mdf_error *kernel_symbols_ready(struct kernel *k)
 	return k->vmlinux ? NULL : kernel_kallsyms(k, &ks);
 }
 
+bool kernel_kallsyms_lack_data(struct kernel *k)
+{
+	struct kallsyms *ks;
+
+	return !k->vmlinux && !mdf_error_drop(kernel_kallsyms(k, &ks)) && k->kallsyms_lack_data;
+}
+
 struct mdf_error *kernel_expect_symbols(struct kernel *k, const char *const *names, size_t nr)
 {
 	struct kallsyms *ks;

@@ -76,6 +76,15 @@ struct mdf_error *kernel_peek_number(struct kernel *k, const char *name, int64_t
  */
 struct mdf_error *kernel_symbol_address(struct kernel *k, const char *module, const char *name, uint64_t *addr);
 /*
+ * Whether the kernel's kallsyms list no data symbols (a kernel built
+ * without CONFIG_KALLSYMS_ALL, as Debian's arm64 ones): a symbol they lack
+ * is then looked for in the kernel image, which costs a search, and the
+ * linker's symbols (_end, _sdata, ...) are not found at all.  False with a
+ * vmlinux (-x), or kallsyms that cannot be read.
+ */
+bool kernel_kallsyms_lack_data(struct kernel *k);
+
+/*
  * Kernel symbols about to be asked: found in one pass rather than one
  * each.  A hint: an error is one loading kallsyms.
  */

@@ -7,10 +7,16 @@
  * address direct_map + p, and the kernel image, [_text, _end).  A QEMU
  * dump says neither (its segments have physical addresses only); readers
  * such as drgn need both to start translating.
+ *
+ * Also which of the image's pages the kernel still owns, whatever their
+ * struct pages say (the page scan keeps them), and the symbol a page of
+ * the image holds, to name it.
  */
 #ifndef MDF_KERNEL_KERNEL_MAP_H
 #define MDF_KERNEL_KERNEL_MAP_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arch/arch.h"
@@ -24,6 +30,43 @@ struct mdf_error *kernel_image_find(struct kernel *k, struct memory *mem, struct
 /* The rest of the kernel's address space: arch_ops.address_space with the kernel's symbols. */
 struct mdf_error *kernel_address_space_find(struct kernel *k, struct memory *mem,
 					    struct arch_address_space *out);
+
+/*
+ * The pages of the kernel image that the kernel still owns after boot:
+ * its text, read-only data, data and bss, as the generic linker script
+ * names them (_text to _etext, __start_rodata to __end_rodata, _sdata to
+ * _edata, __bss_start to __bss_stop), less what the kernel gives back to
+ * the page allocator once booted, whose pages are then memory like any
+ * other.  Physical ranges [start, end) of whole pages, sorted and apart.
+ */
+#define KERNEL_IMAGE_MAX_RANGES 12
+
+struct kernel_image_pages {
+	/* The image as arch_ops.kernel_image gives it: physical address p is at virtual p + vaddr - paddr. */
+	struct arch_image image;
+	struct {
+		uint64_t start;
+		uint64_t end;
+	} ranges[KERNEL_IMAGE_MAX_RANGES];
+	size_t nr_ranges;
+};
+
+/*
+ * Finds them with the image's extent from kernel_image_find() and the
+ * sections' bounds from kallsyms.  -ENOTSUP where the kernel's kallsyms
+ * list text symbols only (a kernel built without CONFIG_KALLSYMS_ALL, as
+ * Debian's arm64 ones): no symbol bounds its data there; another error
+ * says what is missing or does not agree.
+ */
+struct mdf_error *kernel_image_pages_find(struct kernel *k, struct memory *mem, uint32_t page_size,
+					  struct kernel_image_pages *out);
+
+/*
+ * The name of the kernel symbol nearest at or below @vaddr in kallsyms,
+ * into @name (NUL-terminated, cut to @len bytes); false, with @name
+ * empty, where there is none or kallsyms cannot be read.
+ */
+bool kernel_symbol_at_or_below(struct kernel *k, uint64_t vaddr, char *name, size_t len);
 
 struct kernel_map {
 	/* The direct map's virtual address of physical address 0. */

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "input/vmcoreinfo.h"
+#include "kernel/btf_enum.h"
 #include "kernel/kernel.h"
 #include "scan/page_rules.h"
 #include "util/error.h"
@@ -171,6 +172,7 @@ struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l)
 	l->pg_swapbacked = optional_number(k, "PG_swapbacked", NOT_FOUND);
 	l->pg_slab = optional_number(k, "PG_slab", NOT_FOUND);
 	l->pg_hugetlb = optional_number(k, "PG_hugetlb", NOT_FOUND);
+	l->pg_reserved = NOT_FOUND;
 	l->offline_value = optional_number(k, "PAGE_OFFLINE_MAPCOUNT_VALUE", NOT_FOUND);
 	l->slab_value = optional_number(k, "PAGE_SLAB_MAPCOUNT_VALUE", NOT_FOUND);
 	l->hugetlb_value = optional_number(k, "PAGE_HUGETLB_MAPCOUNT_VALUE", NOT_FOUND);
@@ -183,6 +185,36 @@ struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l)
 		return mdf_error(-ENOENT, "VMCOREINFO lacks NUMBER(PG_lru), NUMBER(PG_private) or "
 				 "NUMBER(PG_swapcache): cannot classify pages");
 	return check_layout(l);
+}
+
+/*
+ * VMCOREINFO's line, or BTF's answer where the types are loaded already;
+ * else the one enum constant read in place from the vmlinux BTF kallsyms
+ * locate; else the types loaded (a vmlinux's, with -x, or BTF found by
+ * searching the image).
+ */
+bool page_layout_read_reserved(struct kernel *k, struct memory *mem, struct page_layout *l)
+{
+	uint64_t start, stop;
+	int64_t value;
+	struct mdf_error *err;
+
+	if (!mdf_error_drop(kernel_peek_number(k, "PG_reserved", &value))) {
+		l->pg_reserved = value;
+	} else if (!mdf_error_drop(kernel_symbol_address(k, "vmlinux", "__start_BTF", &start)) &&
+		   !mdf_error_drop(kernel_symbol_address(k, "vmlinux", "__stop_BTF", &stop))) {
+		err = btf_enum_constant(mem, start, stop, "pageflags", "PG_reserved", &value);
+		l->pg_reserved = err ? NOT_FOUND : value;
+		if (err)
+			msg_debug("pageflags.PG_reserved in vmlinux's BTF: %s", mdf_error_text(err));
+		mdf_error_free(err);
+	} else {
+		l->pg_reserved = number_or(k, "PG_reserved", NOT_FOUND);
+	}
+	msg_debug("NUMBER(PG_reserved): %" PRId64, l->pg_reserved);
+	if (l->pg_reserved < 0 || l->pg_reserved >= 64)
+		l->pg_reserved = NOT_FOUND;
+	return l->pg_reserved != NOT_FOUND;
 }
 
 bool page_layout_classifies(const struct page_layout *l, int dump_level)
@@ -230,6 +262,13 @@ static bool is_cache(const struct page_layout *l, uint64_t flags)
 	/* PG_swapcache means swap cache only together with PG_swapbacked (4.10+). */
 	return (l->pg_swapbacked == NOT_FOUND || flag_set(flags, l->pg_swapbacked)) &&
 	       flag_set(flags, l->pg_swapcache);
+}
+
+bool page_flags_contradict(const struct page_layout *l, const unsigned char *page)
+{
+	uint64_t flags = field_u64(page, l->flags);
+
+	return l->pg_reserved != NOT_FOUND && flag_set(flags, l->pg_reserved) && flag_set(flags, l->pg_lru);
 }
 
 /* The decision for one head or single page: a category and how many pages (page_rules.h). */

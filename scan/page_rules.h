@@ -13,6 +13,7 @@
 
 struct kernel;
 struct mdf_error;
+struct memory;
 
 /* Dump-level bits, as upstream's -d. */
 #define DL_EXCLUDE_ZERO 0x01
@@ -81,6 +82,7 @@ struct page_layout {
 	int64_t pg_hwpoison;
 	int64_t pg_head_mask;
 	int64_t pg_hugetlb;      /* 6.6 to 6.8 */
+	int64_t pg_reserved;     /* page_layout_read_reserved(); NOT_FOUND until then */
 	/* _mapcount values of page types. */
 	int64_t buddy_value;
 	int64_t offline_value;
@@ -97,6 +99,23 @@ struct page_layout {
  * names a line the rules cannot do without.
  */
 struct mdf_error *page_layout_read(struct kernel *k, struct page_layout *l);
+
+/*
+ * Reads PG_reserved's bit number into @l->pg_reserved, which VMCOREINFO
+ * does not give (it has NUMBER() lines for the flags upstream's rules read
+ * only): vmlinux's BTF does (enum pageflags), read from @mem without
+ * loading the types where kallsyms locate it.  False, with it NOT_FOUND,
+ * where neither has it.
+ */
+bool page_layout_read_reserved(struct kernel *k, struct memory *mem, struct page_layout *l);
+
+/*
+ * Whether the flags of @page contradict each other: PG_reserved together
+ * with PG_lru.  A reserved page belongs to the kernel from boot on and is
+ * never on an LRU list; one flagged both is damaged, and nothing it says
+ * can be trusted to exclude it.  False where @l->pg_reserved is not known.
+ */
+bool page_flags_contradict(const struct page_layout *l, const unsigned char *page);
 
 /* Whether any rule can exclude a page at @dump_level: if not, struct pages need not be read. */
 bool page_layout_classifies(const struct page_layout *l, int dump_level);

@@ -15,6 +15,7 @@
 #include "kernel/mem_map.h"
 #include "kernel/kernel.h"
 #include "memory/reader.h"
+#include "scan/owned_pages.h"
 #include "scan/page_rules.h"
 #include "scan/page_scan.h"
 #include "scan/pfn_ranges.h"
@@ -34,6 +35,9 @@ struct page_scan {
 	struct page_layout l;
 	bool classify;         /* whether any struct page rule applies */
 	bool partial_pages;    /* a page the dump holds in part is present */
+
+	/* The pages no flag excludes (owned_pages.h); NULL when the dump level overrides no rule. */
+	struct owned_pages *owned;
 
 	struct mem_map *mem_map;
 	unsigned int section_pfn_shift;
@@ -108,6 +112,10 @@ struct mdf_error *page_scan_new(struct dump_input *in, struct memory *mem, struc
 	scan->section_pfn_shift = mem_map_section_shift(scan->mem_map);
 	scan->nr_sections = mem_map_nr_sections(scan->mem_map);
 	scan->classify = page_layout_classifies(&scan->l, scan->dump_level);
+	if (scan->classify)
+		err = owned_pages_init(in, mem, k, &scan->l, scan->dump_level, &scan->owned);
+	if (err)
+		goto fail;
 	if ((scan->dump_level & DL_EXCLUDE_FREE) && scan->l.buddy_value == NOT_FOUND)
 		msg_warn("VMCOREINFO has no NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE): free pages are kept");
 	scan->batch = malloc(BATCH_PFNS * (size_t)scan->l.size);
@@ -128,6 +136,7 @@ void page_scan_free(struct page_scan *scan)
 {
 	if (!scan)
 		return;
+	owned_pages_free(scan->owned);
 	mem_map_free(scan->mem_map);
 	free(scan->batch);
 	free(scan);
@@ -279,10 +288,15 @@ static void exclude(struct page_scan *scan, struct cycle *c, uint64_t from, uint
 	for (uint64_t pfn = from; pfn < to; pfn++) {
 		uint64_t bit = pfn - c->start;
 
-		if ((c->dumpable[bit / 8] & (1u << (bit % 8))) && !kept(scan, pfn)) {
-			c->dumpable[bit / 8] &= (uint8_t)~(1u << (bit % 8));
-			(*counter)++;
+		if (!(c->dumpable[bit / 8] & (1u << (bit % 8))) || kept(scan, pfn))
+			continue;
+		/* A block the head decided may reach into the kernel's own pages. */
+		if (owned_pages_keep(scan->owned, pfn, NULL, category)) {
+			owned_pages_note(scan->owned, c->start, c->end, pfn, category);
+			continue;
 		}
+		c->dumpable[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+		(*counter)++;
 	}
 }
 
@@ -381,6 +395,10 @@ static void classify_section(struct page_scan *scan, struct cycle *c, uint64_t f
 		}
 		category = page_classify(&scan->l, scan->dump_level, pfn, page, pfn + 1 < scan->batch_end,
 					 &nr_pages);
+		if (owned_pages_keep(scan->owned, pfn, page, category)) {
+			owned_pages_note(scan->owned, c->start, c->end, pfn, category);
+			category = PAGE_CAT_NONE;
+		}
 		if (category == PAGE_CAT_NONE)
 			apply_exclude(scan, c, pfn);
 		if (category == PAGE_CAT_NONE || category == PAGE_CAT_COMPOUND_TAIL)
@@ -425,6 +443,8 @@ struct mdf_error *page_scan_each_struct_page(struct page_scan *scan, page_scan_v
 				continue;
 			category = page_classify(&scan->l, scan->dump_level, pfn, page, pfn + 1 < scan->batch_end,
 						 &nr_pages);
+			if (owned_pages_keep(scan->owned, pfn, page, category))
+				category = PAGE_CAT_NONE;
 			if (category != PAGE_CAT_NONE && category != PAGE_CAT_COMPOUND_TAIL)
 				next = pfn + nr_pages;
 		}
@@ -460,7 +480,8 @@ static void exclude_left_out(struct page_scan *scan, struct cycle *c)
 
 /*
  * The rules, the extensions' discards, then for a kdump-compressed input
- * the pages it left out.
+ * the pages it left out; then what the kernel's own pages kept of it is
+ * counted.
  */
 static void classify_cycle(struct page_scan *scan, struct cycle *c, uint64_t from)
 {
@@ -481,6 +502,7 @@ static void classify_cycle(struct page_scan *scan, struct cycle *c, uint64_t fro
 	apply_discards(scan, c);
 	if (scan->in->kdump && scan->in->ops->clear_missing)
 		exclude_left_out(scan, c);
+	owned_pages_cycle_done(scan->owned, c->start, c->end, c->dumpable, scan->max_pfn);
 }
 
 void page_scan_cycle(struct page_scan *scan, uint64_t start_pfn, uint64_t end_pfn, uint8_t *present,

@@ -466,6 +466,30 @@ static void add_types(struct builder *b, unsigned int where)
 			add_struct_with_arrays(b, &types[i]);
 }
 
+/* enum pageflags with the bits make_page() sets: PG_reserved is one VMCOREINFO does not give. */
+static const struct {
+	const char *name;
+	int bit;
+} pageflags[] = {
+	{ "PG_locked", 0 }, { "PG_referenced", PG_referenced }, { "PG_uptodate", PG_uptodate },
+	{ "PG_dirty", PG_dirty }, { "PG_lru", PG_lru }, { "PG_active", PG_active },
+	{ "PG_slab", PG_slab }, { "PG_swapcache", PG_swapcache }, { "PG_reserved", PG_reserved },
+	{ "PG_private", PG_private }, { "PG_head", PG_head }, { "PG_swapbacked", PG_swapbacked },
+	{ "PG_hwpoison", PG_hwpoison },
+};
+
+static void add_pageflags(struct builder *b)
+{
+	int id = btf__add_enum(b->btf, "pageflags", 4);
+
+	if (id < 0)
+		die("libbpf: cannot add enum pageflags");
+	for (size_t i = 0; i < sizeof(pageflags) / sizeof(pageflags[0]); i++)
+		if (btf__add_enum_value(b->btf, pageflags[i].name, pageflags[i].bit))
+			die("libbpf: cannot add %s", pageflags[i].name);
+	remember(b, "pageflags", id);
+}
+
 static struct builder vmlinux_builder;
 
 static void *raw_copy(struct btf *btf, uint32_t *size)
@@ -496,10 +520,13 @@ void btf_build(struct gen *g)
 	}
 	b->void_ptr = btf__add_ptr(b->btf, 0);
 	remember(b, "void *", b->void_ptr);
-	add_types(b, IN_VMLINUX);
+	if (g->amdgpu)
+		add_types(b, IN_VMLINUX);
+	if (g->nlru)
+		add_pageflags(b);
 	g->btf[BTF_VMLINUX] = raw_copy(b->btf, &g->btf_size[BTF_VMLINUX]);
 
-	for (int m = BTF_DRM; m < BTF_NR; m++) {
+	for (int m = BTF_DRM; m < BTF_NR && g->amdgpu; m++) {
 		struct builder mb = { .base = b };
 
 		mb.btf = btf__new_empty_split(b->btf);

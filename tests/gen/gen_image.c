@@ -265,7 +265,7 @@ static void add_symbols(struct gen *g, uint64_t *rng)
 	obj(g, "vmemmap_base", 'D', 8, 8);
 	obj(g, "vmalloc_base", 'D', 8, 8);
 	obj(g, "page_offset_base", 'D', 8, 8);
-	obj(g, "__start_BTF", 'R', g->amdgpu ? g->btf_size[BTF_VMLINUX] : BTF_EMPTY_LEN, 8);
+	obj(g, "__start_BTF", 'R', g->btf[BTF_VMLINUX] ? g->btf_size[BTF_VMLINUX] : BTF_EMPTY_LEN, 8);
 	obj(g, "__stop_BTF", 'R', 0, 1);
 	place(P_ALIGN, 0, PAGE_SIZE, 0);
 	obj(g, "__end_rodata", 'D', 0, 1);
@@ -517,7 +517,7 @@ void image_fill(struct gen *g)
 			   zone_name_vaddr(g, z));
 	kv_write(g, ksym_addr(g, "zone_names") + 8 * NR_ZONES,
 		 zone_name_strings, sizeof(zone_name_strings));
-	if (g->amdgpu)
+	if (g->btf[BTF_VMLINUX])
 		kv_write(g, ksym_addr(g, "__start_BTF"), g->btf[BTF_VMLINUX],
 			 g->btf_size[BTF_VMLINUX]);
 	else

@@ -40,11 +40,6 @@
 #define PG_OFF_REFCOUNT		52
 #define PG_OFF_MEMCG		56
 
-enum {
-	PG_referenced = 1, PG_uptodate = 2, PG_dirty = 3, PG_lru = 4,
-	PG_active = 5, PG_slab = 9, PG_swapcache = 10, PG_reserved = 12,
-	PG_private = 13, PG_head = 16, PG_swapbacked = 19, PG_hwpoison = 23,
-};
 #define BIT(n)			(1ULL << (n))
 #define ZONES_PGSHIFT		51
 #define LAST_CPUPID_NONE	(0x1fffffULL << 30)
@@ -169,6 +164,53 @@ static void claim_block(struct gen *g, uint64_t pfn, uint64_t order,
 	}
 }
 
+/*
+ * "lru WHERE COUNT [none|file|anon] [unreserved]": PG_lru, and a mapping,
+ * on pages the kernel did not give to the LRU; "unreserved" clears
+ * PG_reserved as well, on pages of the kernel image.  WHERE is a pfn, or
+ * SYMBOL[+PAGES], a page of the kernel image from the page SYMBOL is in.
+ * Applied once the image is laid out and its init freed (mm_apply_lru).
+ */
+static void lru_line(struct gen *g, const char *line, int lineno)
+{
+	static const char *const mappings[] = { "none", "file", "anon" };
+	char where[80], mapping[16] = "none", reserved[16] = "", *plus, *end;
+	unsigned long long count;
+	struct lru_mark *m;
+	int fields = sscanf(line, " lru %79s %llu %15s %15s", where, &count, mapping, reserved);
+
+	if (fields < 2 || !count || (fields == 4 && strcmp(reserved, "unreserved")))
+		die("--pages line %d: lru WHERE COUNT [none|file|anon] [unreserved]", lineno);
+	if (g->nlru == MAX_LRU_MARKS)
+		die("--pages line %d: at most %d lru lines", lineno, MAX_LRU_MARKS);
+	m = &g->lru[g->nlru++];
+	memset(m, 0, sizeof(*m));
+	m->count = count;
+	m->lineno = lineno;
+	m->unreserved = fields == 4;
+	m->mapping = -1;
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(mapping, mappings[i]))
+			m->mapping = i;
+	if (m->mapping < 0)
+		die("--pages line %d: mapping none, file or anon, not '%s'", lineno, mapping);
+	errno = 0;
+	m->pfn = strtoull(where, &end, 0);
+	if (!errno && end != where && !*end)
+		return;
+	plus = strchr(where, '+');
+	m->pfn = 0;
+	if (plus) {
+		*plus = '\0';
+		m->pfn = strtoull(plus + 1, &end, 0);
+		if (end == plus + 1 || *end)
+			die("--pages line %d: SYMBOL+PAGES, not '%s+%s'", lineno, where, plus + 1);
+	}
+	if (strlen(where) >= sizeof(m->symbol))
+		die("--pages line %d: symbol name too long", lineno);
+	strcpy(m->symbol, where);
+}
+
 static void spec_line(struct gen *g, char *line, int lineno)
 {
 	char kind[32], arg[32];
@@ -186,6 +228,10 @@ static void spec_line(struct gen *g, char *line, int lineno)
 	fields = sscanf(p, "%31s %31s", kind, arg);
 	if (fields != 2)
 		die("--pages line %d: expected KIND PFN ...", lineno);
+	if (!strcmp(kind, "lru")) {
+		lru_line(g, p, lineno);
+		return;
+	}
 	p += strcspn(p, " \t");
 	errno = 0;
 	pfn = strtoull(p, &end, 0);
@@ -267,6 +313,54 @@ void mm_parse_spec(struct gen *g)
 	     line = strtok_r(NULL, "\n", &save))
 		spec_line(g, line, ++lineno);
 	free(text);
+}
+
+/*
+ * The "lru" lines: a page the kernel still holds reserved (the image, the
+ * low MiB, boot allocations) keeps PG_reserved and gains PG_lru, the
+ * contradiction of upstream makedumpfile's issue #21; a page the image
+ * gave back (init, the text/rodata and rodata/data gaps) is memory like
+ * any other, and becomes page cache (none, file) or anonymous (anon).
+ */
+void mm_apply_lru(struct gen *g)
+{
+	for (int i = 0; i < g->nlru; i++) {
+		const struct lru_mark *m = &g->lru[i];
+		uint64_t first = m->pfn;
+
+		if (m->symbol[0]) {
+			uint64_t vaddr = ksym_addr(g, m->symbol);
+
+			if (vaddr < g->text_vaddr || vaddr >= g->image_end)
+				die("--pages line %d: %s is not in the kernel image", m->lineno, m->symbol);
+			first += (vaddr - START_KERNEL_MAP + g->phys_base) >> PAGE_SHIFT;
+		}
+		for (uint64_t pfn = first; pfn < first + m->count; pfn++) {
+			struct pfn_info *p;
+
+			if (!pfn_is_ram(g, pfn))
+				die("--pages line %d: pfn %#" PRIx64 " is not RAM", m->lineno, pfn);
+			p = &g->pi[pfn];
+			if (m->unreserved && (p->cat != PC_RESERVED || pfn < g->kernel_phys >> PAGE_SHIFT ||
+					      pfn >= (g->kernel_phys + g->image_end - g->text_vaddr) >> PAGE_SHIFT))
+				die("--pages line %d: pfn %#" PRIx64 " is no page the image holds: unreserved "
+				    "takes those", m->lineno, pfn);
+			if (p->cat == PC_RESERVED) {
+				if (m->unreserved)
+					p->cat = m->mapping == 2 ? PC_IMAGE_LRU_ANON : PC_IMAGE_LRU;
+				else
+					p->cat = m->mapping == 2 ? PC_RESERVED_LRU_ANON : PC_RESERVED_LRU;
+				if (m->mapping == 1)
+					p->flags |= PI_FILE_MAPPING;
+			} else if (p->cat == PC_UNCLAIMED) {
+				claim(g, pfn, 1, m->mapping == 2 ? PC_ANON : PC_CACHE);
+				fill_marker_page(g, pfn, m->mapping == 2 ? MK_ANON : MK_PAGECACHE);
+			} else {
+				die("--pages line %d: pfn %#" PRIx64 " is %s: lru takes reserved or freed pages",
+				    m->lineno, pfn, cat_name(p->cat));
+			}
+		}
+	}
 }
 
 static uint8_t *memmap_ptr(struct gen *g, uint64_t pfn)
@@ -501,6 +595,22 @@ static void make_page(struct gen *g, struct free_lists *fl, uint64_t pfn)
 	switch ((enum page_cat)pi->cat) {
 	case PC_RESERVED:
 		flags |= BIT(PG_reserved);
+		break;
+	case PC_RESERVED_LRU:
+		flags |= BIT(PG_reserved) | BIT(PG_lru);
+		mapping = pi->flags & PI_FILE_MAPPING ? g->mapping_ptr[0] : 0;
+		break;
+	case PC_RESERVED_LRU_ANON:
+		flags |= BIT(PG_reserved) | BIT(PG_lru) | BIT(PG_swapbacked);
+		mapping = g->anon_vma_ptr[0] | 1;
+		break;
+	case PC_IMAGE_LRU:
+		flags |= BIT(PG_lru);
+		mapping = pi->flags & PI_FILE_MAPPING ? g->mapping_ptr[0] : 0;
+		break;
+	case PC_IMAGE_LRU_ANON:
+		flags |= BIT(PG_lru) | BIT(PG_swapbacked);
+		mapping = g->anon_vma_ptr[0] | 1;
 		break;
 	case PC_KERNEL:
 	case PC_ZERO:

@@ -123,6 +123,10 @@ static const char *const cat_names[PC_NR] = {
 	[PC_COMPOUND_SLAB] = "compound_slab",
 	[PC_COMPOUND_KERNEL] = "compound_kernel",
 	[PC_HUGETLB] = "hugetlb",
+	[PC_RESERVED_LRU] = "reserved_lru",
+	[PC_RESERVED_LRU_ANON] = "reserved_lru_anon",
+	[PC_IMAGE_LRU] = "image_lru",
+	[PC_IMAGE_LRU_ANON] = "image_lru_anon",
 };
 
 const char *cat_name(enum page_cat cat)
@@ -146,12 +150,16 @@ unsigned int cat_exclusion(enum page_cat cat)
 	case PC_SHMEM:
 	case PC_SWAPCACHE:
 	case PC_COMPOUND_CACHE:
+	case PC_RESERVED_LRU:
+	case PC_IMAGE_LRU:
 		return DL_CACHE | DL_CACHE_PRI;
 	case PC_CACHE_PRIVATE:
 		return DL_CACHE_PRI;
 	case PC_ANON:
 	case PC_COMPOUND_ANON:
 	case PC_HUGETLB:
+	case PC_RESERVED_LRU_ANON:
+	case PC_IMAGE_LRU_ANON:
 		return DL_USER;
 	case PC_HWPOISON:
 	case PC_OFFLINE:
@@ -660,13 +668,14 @@ int main(int argc, char **argv)
 	randomize_memory(g, &rng);
 
 	mm_parse_spec(g);
-	if (g->amdgpu)
+	if (g->amdgpu || g->nlru)
 		btf_build(g);
 	image_layout(g);
 	image_map(g);
 	pt_map_direct(g);
 	mm_setup(g);
 	image_free_init(g);
+	mm_apply_lru(g);
 	mm_late_alloc(g);
 	image_fill(g);
 	if (g->amdgpu)

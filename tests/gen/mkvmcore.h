@@ -83,7 +83,18 @@ enum page_cat {
 	PC_COMPOUND_SLAB,
 	PC_COMPOUND_KERNEL,
 	PC_HUGETLB,
+	PC_RESERVED_LRU,	/* PG_reserved with PG_lru (no mapping or a file's) */
+	PC_RESERVED_LRU_ANON,	/* PG_reserved with PG_lru and an anonymous mapping */
+	PC_IMAGE_LRU,		/* a page of the image with PG_lru, not PG_reserved */
+	PC_IMAGE_LRU_ANON,	/* the same with an anonymous mapping */
 	PC_NR
+};
+
+/* Bits of struct page's flags (6.1's enum pageflags, those the generator sets). */
+enum {
+	PG_referenced = 1, PG_uptodate = 2, PG_dirty = 3, PG_lru = 4,
+	PG_active = 5, PG_slab = 9, PG_swapcache = 10, PG_reserved = 12,
+	PG_private = 13, PG_head = 16, PG_swapbacked = 19, PG_hwpoison = 23,
 };
 
 /* makedumpfile's dump-level bits, plus one for "excluded at every level" */
@@ -98,6 +109,7 @@ enum page_cat {
 #define PI_TAIL		0x02	/* compound tail */
 #define PI_UNMOVABLE	0x04	/* free block sits on the MIGRATE_UNMOVABLE list */
 #define PI_RAM		0x08	/* a whole page of RAM in the kernel's memory map */
+#define PI_FILE_MAPPING	0x10	/* PC_RESERVED_LRU, PC_IMAGE_LRU: mapping is an address_space */
 
 struct pfn_info {
 	uint8_t cat;
@@ -121,6 +133,18 @@ struct vtop_sample {
 	uint64_t vaddr;
 	const char *region;
 };
+
+/* A --pages "lru" line, applied once the image is laid out: SYMBOL names a page of it. */
+struct lru_mark {
+	char symbol[64];	/* empty: pfn is the first pfn */
+	uint64_t pfn;		/* the first pfn, or pages past SYMBOL's page */
+	uint64_t count;
+	int mapping;		/* 0 none, 1 a file's, 2 anonymous */
+	bool unreserved;	/* PG_reserved cleared too (image pages only) */
+	int lineno;
+};
+
+#define MAX_LRU_MARKS	16
 
 struct marker_kind {
 	const char *kind;	/* name used in the facts file */
@@ -150,6 +174,8 @@ struct gen {
 	bool no_build_id;	/* --no-build-id: none in VMCOREINFO nor the vmlinux */
 	const char *vmcoreinfo_drop[16];	/* --vmcoreinfo-drop: line prefixes left out */
 	int nvmcoreinfo_drop;
+	struct lru_mark lru[MAX_LRU_MARKS];	/* --pages "lru" lines */
+	int nlru;
 
 	/* physical memory: the kernel's RAM and what the dump file holds */
 	struct range ram[MAX_RANGES];
@@ -286,6 +312,7 @@ uint64_t zone_name_vaddr(struct gen *g, int zone);
 
 /* gen_mm.c */
 void mm_parse_spec(struct gen *g);
+void mm_apply_lru(struct gen *g);
 void mm_setup(struct gen *g);
 void mm_late_alloc(struct gen *g);
 void mm_finish(struct gen *g);
@@ -294,7 +321,10 @@ void mm_finish(struct gen *g);
 size_t printk_static_size(void);
 void printk_fill(struct gen *g);
 
-/* gen_btf.c: the --amdgpu layout's BTF */
+/*
+ * gen_btf.c: the --amdgpu layout's BTF, and enum pageflags where a --pages
+ * "lru" line needs PG_reserved told (vmlinux's BTF has it; VMCOREINFO not)
+ */
 void btf_build(struct gen *g);
 uint32_t bt_size(const char *type);
 uint32_t bt_off(const char *type, const char *path);

@@ -10,7 +10,11 @@ gencheck.py DUMPREAD VMCORE FACTS vtop
 gencheck.py DUMPREAD VMCORE FACTS scan LEVEL
     the pfns our classification keeps at LEVEL are exactly the pages the
     facts keep (zero pages count as kept: a kdump-compressed writer stores
-    them as the shared zero page), and the per-category counts match
+    them as the shared zero page), and the per-category counts match.
+    Reserved and kernel image pages flagged PG_lru (the facts' reserved_lru
+    and image_lru categories, whose mask says what their flags make of them)
+    are kept at every level: the kernel owns them whatever their flags say
+    (scan/owned_pages.h)
 gencheck.py DUMPREAD VMCORE FACTS markers
     every `marker KIND PFN` page reads through our input code with exactly
     the content the generator wrote
@@ -21,6 +25,8 @@ import sys
 from testlib import PAGE, digest
 
 CATEGORY_MASK = {'cache': 0x02, 'cache_private': 0x04, 'user': 0x08, 'free': 0x10}
+# Pages the kernel owns whatever their flags say: kept but for their zero content.
+OWNED = ('reserved_lru', 'reserved_lru_anon', 'image_lru', 'image_lru_anon')
 
 
 def load_facts(path):
@@ -89,7 +95,7 @@ def check_scan(dumpread, vmcore, facts, level):
     expected, want = set(), {}
     for first, count, category, mask in facts['pages']:
         # Zero pages stay in the bitmap; only the writer sets them apart.
-        cat = category_of(mask & ~0x01, level)
+        cat = None if category in OWNED else category_of(mask & ~0x01, level)
         if cat is None:
             expected.update(range(first, first + count))
         else:

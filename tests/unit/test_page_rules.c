@@ -549,6 +549,8 @@ static void test_layout_read(void)
 	check(!err && same_layout(&l, &want), "page_layout_read of 6.1's VMCOREINFO: the 6.1 layout%s%s",
 	      err ? ": " : "", err ? mdf_error_text(err) : "");
 	mdf_error_free(err);
+	check(l.pg_reserved == NF, "page_layout_read leaves PG_reserved unknown: VMCOREINFO has no "
+	      "NUMBER(PG_reserved), and BTF is asked only where a rule needs it");
 
 	want = layout_72();
 	err = read_layout_from(VI_72, &l);
@@ -605,6 +607,34 @@ static void test_layout_read(void)
 	check(!page_layout_classifies(&l, 17), "... and no rule applies at -d 17 (no buddy type, no hwpoison)");
 }
 
+/*
+ * PG_reserved with PG_lru contradict each other; either alone does not.
+ * page_layout_read() leaves PG_reserved unknown (VMCOREINFO lacks it):
+ * then no page contradicts itself.
+ */
+static void test_contradiction(void)
+{
+	struct page_layout l = layout_61();
+	struct pages lru = plain(&l), reserved = plain(&l), both = plain(&l);
+
+	set_flag(&lru, &l, l.pg_lru);
+	set_flag(&reserved, &l, 12);
+	set_flag(&both, &l, 12);
+	set_flag(&both, &l, l.pg_lru);
+	l.pg_reserved = NF;
+	check(!page_flags_contradict(&l, both.b), "PG_reserved unknown: nothing contradicts");
+	l.pg_reserved = 12;
+	check(page_flags_contradict(&l, both.b), "PG_reserved (12) with PG_lru (4) contradict each other");
+	check(!page_flags_contradict(&l, lru.b) && !page_flags_contradict(&l, reserved.b),
+	      "PG_lru alone, PG_reserved alone: no contradiction");
+	l = layout_72();
+	l.pg_reserved = 13;
+	both = plain(&l);
+	set_flag(&both, &l, 13);
+	set_flag(&both, &l, l.pg_lru);
+	check(page_flags_contradict(&l, both.b), "7.2's numbers: PG_reserved 13 with PG_lru 5");
+}
+
 int main(void)
 {
 	msg_set_level(ML_ERROR);
@@ -613,5 +643,6 @@ int main(void)
 	test_72();
 	test_classifies();
 	test_layout_read();
+	test_contradiction();
 	return unit_exit_status();
 }
