@@ -91,15 +91,16 @@ struct mdf_error *kernel_map_find(struct kernel *k, struct memory *mem, struct k
 static const struct {
 	const char *start;
 	const char *end;
+	bool gap;   /* between two sections: none where the second comes first */
 } kept_sections[] = {
-	{ NULL, "_etext" },   /* NULL: the image's start, _text */
-	{ "__start_rodata", "__end_rodata" },
-	{ "_sdata", "_edata" },
-	{ "_edata", "__init_begin" },   /* x86_64's unwind and bug tables, vvar; empty elsewhere */
-	{ "__bss_start", "__bss_stop" },
+	{ NULL, "_etext", false },   /* NULL: the image's start, _text */
+	{ "__start_rodata", "__end_rodata", false },
+	{ "_sdata", "_edata", false },
+	{ "_edata", "__init_begin", true },   /* x86_64's unwind and bug tables, vvar; empty elsewhere */
+	{ "__bss_start", "__bss_stop", false },
 }, freed_parts[] = {
-	{ "__init_begin", "__init_end" },
-	{ "__start_bss_decrypted_unused", "__end_bss_decrypted" },
+	{ "__init_begin", "__init_end", false },
+	{ "__start_bss_decrypted_unused", "__end_bss_decrypted", false },
 };
 
 /* The symbols kept_sections and freed_parts name, and _end, each looked up once. */
@@ -185,11 +186,12 @@ static bool text_only(const struct section_symbols *s)
 /*
  * The virtual bounds [*@start, *@end) kallsyms give a section (@start_name
  * NULL: the image's start), checked to lie in the image; *@found false,
- * quietly, where one is missing.
+ * quietly, where one is missing, or where a @gap's bounds come in the
+ * other order (ppc64 and riscv64 put init before data).
  */
 static struct mdf_error *section_bounds(const struct section_symbols *s, const struct arch_image *image,
-					const char *start_name, const char *end_name, bool *found, uint64_t *start,
-					uint64_t *end)
+					const char *start_name, const char *end_name, bool gap, bool *found,
+					uint64_t *start, uint64_t *end)
 {
 	*found = false;
 	*start = image->vaddr;
@@ -198,6 +200,8 @@ static struct mdf_error *section_bounds(const struct section_symbols *s, const s
 			  start_name ? start_name : "_text", end_name);
 		return NULL;
 	}
+	if (gap && *start > *end)
+		return NULL;
 	if (*start > *end || *start < image->vaddr || *end - image->vaddr > image->size)
 		return mdf_error(-MDF_ECORRUPT, "kallsyms put %s=%" PRIx64 " and %s=%" PRIx64 " outside the kernel "
 				 "image [%" PRIx64 ", %" PRIx64 ")", start_name ? start_name : "_text", *start,
@@ -276,16 +280,16 @@ struct mdf_error *kernel_image_pages_find(struct kernel *k, struct memory *mem, 
 		return mdf_error(-MDF_ECORRUPT, "the kernel image at %" PRIx64 " (physical 0x%" PRIx64 ") does "
 				 "not start on a page", out->image.vaddr, out->image.paddr);
 	for (size_t i = 0; i < sizeof(kept_sections) / sizeof(kept_sections[0]); i++) {
-		err = section_bounds(&syms, &out->image, kept_sections[i].start, kept_sections[i].end, &found,
-				     &start, &end);
+		err = section_bounds(&syms, &out->image, kept_sections[i].start, kept_sections[i].end,
+				     kept_sections[i].gap, &found, &start, &end);
 		if (err)
 			return err;
 		if (found)
 			add_range(out, start & ~mask, (end + mask) & ~mask);
 	}
 	for (size_t i = 0; i < sizeof(freed_parts) / sizeof(freed_parts[0]); i++) {
-		err = section_bounds(&syms, &out->image, freed_parts[i].start, freed_parts[i].end, &found,
-				     &start, &end);
+		err = section_bounds(&syms, &out->image, freed_parts[i].start, freed_parts[i].end, false,
+				     &found, &start, &end);
 		if (err)
 			return err;
 		if (found)

@@ -24,6 +24,9 @@ imagepages.py sets DUMP OTHER [PFN,...]
     DUMP holds every page OTHER holds and, besides, exactly the pfns
     listed (none: the same pages); read with python3-libkdumpfile.
     Prints both counts.
+imagepages.py extent KALLSYMS PAGE_SIZE
+    "N pages in M ranges": the kernel image's pages that no flag may
+    drop, by the guest's own /proc/kallsyms listing
 """
 import os
 import struct
@@ -134,6 +137,28 @@ def cmd_sets(dump, other, extra):
     return 0
 
 
+def cmd_extent(kallsyms, page_size):
+    """The image's pages no flag may drop, from the guest's own kallsyms: its
+    sections, each rounded out to pages, merged, less the pages wholly inside
+    the init section; the gap from _edata to __init_begin where init follows
+    the data.  Printed as the debug line says it: N pages in M ranges."""
+    addrs = {}
+    for addr, _, name in kernel_symbols(kallsyms):
+        addrs.setdefault(name, addr)
+    pairs = [('_text', '_etext'), ('__start_rodata', '__end_rodata'), ('_sdata', '_edata'),
+             ('__bss_start', '__bss_stop')]
+    if addrs['_edata'] <= addrs['__init_begin']:
+        pairs.append(('_edata', '__init_begin'))
+    pages = set()
+    for start, end in pairs:
+        if start in addrs and end in addrs:
+            pages.update(range(addrs[start] // page_size, -(-addrs[end] // page_size)))
+    pages -= set(range(-(-addrs['__init_begin'] // page_size), addrs['__init_end'] // page_size))
+    runs = sum(1 for p in pages if p - 1 not in pages)
+    print('%d pages in %d ranges' % (len(pages), runs))
+    return 0
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == 'mark':
         return cmd_mark(argv[2], argv[3], argv[4:])
@@ -143,6 +168,8 @@ def main(argv):
         return cmd_pfn(argv[2], argv[3], argv[4])
     if len(argv) >= 4 and argv[1] == 'absent':
         return cmd_absent(argv[2], argv[3:])
+    if len(argv) == 4 and argv[1] == 'extent':
+        return cmd_extent(argv[2], int(argv[3], 0))
     if len(argv) in (4, 5) and argv[1] == 'sets':
         return cmd_sets(argv[2], argv[3], argv[4] if len(argv) == 5 else '')
     raise SystemExit(__doc__)

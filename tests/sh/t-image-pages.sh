@@ -16,6 +16,8 @@
 #  - 6.1-kdump with image pages marked PG_lru in a copy: ours keeps every
 #    page it keeps of the dump unmarked (upstream 1.7.2's output for it),
 #    upstream's head drops the marked ones.
+#  - ppc64el and riscv64 put init before data: the image's pages are the
+#    guest kallsyms' sections, quietly.
 #  - arm64 Debian kernels list no data symbols: the rule goes without the
 #    image, said only at the debug level.
 . "$(dirname "$0")/../lib.sh" || exit 2
@@ -266,3 +268,21 @@ if dump=$(fixture 6.1-arm64-kdump.elf); then
 else
 	skip image-pages-arm64-quiet "no $VMCORES/6.1-arm64-kdump"
 fi
+
+# ppc64el and riscv64 put init before their data: the image's extent is
+# their sections as the guest's kallsyms bound them, and nothing is said.
+for name in 6.12-ppc64el-qemu 6.12-riscv64-qemu; do
+	if ! dump=$(fixture $name.elf); then
+		skip image-pages-$name "no $VMCORES/$name"
+		continue
+	fi
+	want=$($PAGES extent "$VMCORES/$name/guest/kallsyms.txt" 4096)
+	"$MDF" -f -l -d 31 --message-level 31 "$dump" "$WORK/image.kdump" >"$WORK/image.debug" 2>&1
+	if grep -q "kernel image: $want from pfn" "$WORK/image.debug" &&
+		! grep -q "kernel image's pages are not known" "$WORK/image.debug"; then
+		pass image-pages-$name
+	else
+		fail image-pages-$name "want '$want': $(grep -i "kernel image" "$WORK/image.debug" | tail -n 2)"
+	fi
+	rm -f "$WORK/image.kdump"
+done
