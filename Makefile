@@ -85,8 +85,18 @@ all: $(BIN)
 
 # Extensions call into the executable: it exports their API, and only that,
 # under a symbol version (extension/exports.map says why both flags).
-EXPORT_API := -Wl,--export-dynamic -Wl,--version-script=extension/exports.map
-$(BIN): $(MAIN_OBJS) $(CORE_OBJS) extension/exports.map
+EXPORT_MAP := extension/exports.map
+ifeq ($(FUZZ),1)
+# clang links the sanitizers' runtime into the executable, and its malloc
+# and free must stay visible to the libraries (libc's vasprintf among
+# them): the fuzzing build exports the API versioned and keeps the rest.
+EXPORT_MAP := $(BUILD)/exports-unhidden.map
+$(EXPORT_MAP): extension/exports.map
+	@mkdir -p $(dir $@)
+	sed '/^[[:space:]]*local:/,/^[[:space:]]*\*;/d' $< >$@
+endif
+EXPORT_API = -Wl,--export-dynamic -Wl,--version-script=$(EXPORT_MAP)
+$(BIN): $(MAIN_OBJS) $(CORE_OBJS) $(EXPORT_MAP)
 	$(CC) $(ALL_LDFLAGS) $(EXPORT_API) -o $@ $(MAIN_OBJS) $(CORE_OBJS) $(LIBS)
 
 # Extensions are plain shared objects, never built with the sanitizers:
@@ -133,7 +143,7 @@ $(BUILD)/tests/walkread: tests/tools/walkread.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
 
-$(BUILD)/tests/erasetool: tests/tools/erasetool.c $(CORE_OBJS) extension/exports.map
+$(BUILD)/tests/erasetool: tests/tools/erasetool.c $(CORE_OBJS) $(EXPORT_MAP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(EXPORT_API) -o $@ $(filter-out %.map,$^) $(ALL_LDFLAGS) $(LIBS)
 
