@@ -38,6 +38,7 @@
 # - extensions: labprobe_anon finds labprobe and drops its anonymous
 #   pages; user_stack_keep keeps labprobe's resident stack pages at -d 31;
 #   one that discards a page of the kernel's page tables is warned of;
+#   keyring erases a user key's payload for its big-endian datalen;
 # - VMCOREINFO that contradicts the image (-i): KERNELOFFPHYS or
 #   KERNELOFFSET off, IDENTITYBASE off, KERNELOFFSET outside memory, the
 #   layout before 6.10, half of the 6.10 lines: a clear error each.
@@ -315,6 +316,29 @@ if [ -s "$TEXT/discard_range.so" ]; then
 	done <<<"$tables"
 	rm -f "$WORK/t.kdump"
 fi
+
+# keyring (eppic_scripts) erases a user key's payload for its datalen, a
+# big-endian u16 (mdf_read_u16): the two bytes before the data, decoded
+# here, at the offsets BTF gives.
+keyring=$(extension_dir keyring "$(dirname "$TOOLS")/eppic_scripts" keyring)
+if "$MDF" -f -l -d 31 --extension-dir "$keyring" --message-level 31 "$dump" "$WORK/keys.kdump" >"$t/keys.out" 2>&1 &&
+	line=$(grep -E '^keyring: key at 0x[0-9a-f]+ \(user\): erased [0-9]+ bytes at 0x[0-9a-f]+$' "$t/keys.out" | head -n 1) &&
+	[ -n "$line" ] && ! grep -q 'cannot' "$t/keys.out"; then
+	read -r erased data <<<"$(sed -E 's/.*erased ([0-9]+) bytes at (0x[0-9a-f]+)$/\1 \2/' <<<"$line")"
+	types=$("$MDF" --dump-type user_key_payload.datalen,user_key_payload.data "$dump" 2>/dev/null)
+	len_off=$(sed -n 's/^user_key_payload.datalen offset=\([0-9]*\) size=2 .*/\1/p' <<<"$types")
+	data_off=$(sed -n 's/^user_key_payload.data offset=\([0-9]*\) .*/\1/p' <<<"$types")
+	datalen=$("$TOOLS/dumpread" "$dump" virt $(printf '0x%x' $((data - data_off + len_off))) 2 |
+		$PYTHON -c 'import sys; print(int.from_bytes(sys.stdin.buffer.read(2), "big"))')
+	if [ -n "$len_off" ] && [ "$erased" = "$datalen" ]; then
+		pass "s390x-keyring-user-key-$guest"
+	else
+		fail "s390x-keyring-user-key-$guest" "erased $erased bytes, datalen is $datalen: $line"
+	fi
+else
+	fail "s390x-keyring-user-key-$guest" "$(grep keyring "$t/keys.out" | head -n 3)"
+fi
+rm -f "$WORK/keys.kdump"
 
 # VMCOREINFO against the image and the page tables, through -i.
 bad() {
