@@ -125,9 +125,9 @@ static uint64_t btf_header_size(const struct memory *mem, const unsigned char *p
 	uint32_t str_off = get32(mem, p + 16), str_len = get32(mem, p + 20);
 	uint64_t types_end = (uint64_t)type_off + type_len, strings_end = (uint64_t)str_off + str_len;
 
-	if (dump_to_host_bytes(mem_byte_order(mem), p, 2) != BTF_HEADER_MAGIC || p[2] != 1 || hdr_len < BTF_HEADER_MIN ||
-	    hdr_len > 256 || type_off & 3 ||
-	    type_len == 0 || str_len == 0 || types_end > str_off)
+	if (dump_to_host_bytes(mem_byte_order(mem), p, 2) != BTF_HEADER_MAGIC || p[2] != 1 ||
+	    hdr_len < BTF_HEADER_MIN || hdr_len > 256 || type_off & 3 || type_len == 0 || str_len == 0 ||
+	    types_end > str_off)
 		return 0;
 	return hdr_len + strings_end > BTF_MAX ? 0 : hdr_len + strings_end;
 }

@@ -241,14 +241,14 @@ static struct mdf_error *prb_read(struct memory *mem, struct kernel *k, struct p
 				 PRIu32 " bytes of text: corrupt", addr, count_bits, size_bits);
 	rb->nr_descs = UINT64_C(1) << count_bits;
 	rb->data_size = UINT64_C(1) << size_bits;
-	err = read_virt(mem, get_u64(rb->order, desc_ring + l->dr_descs), (size_t)(rb->nr_descs * (uint64_t)l->desc_size),
-			"the printk descriptors", &rb->descs);
+	err = read_virt(mem, get_u64(rb->order, desc_ring + l->dr_descs),
+			(size_t)(rb->nr_descs * (uint64_t)l->desc_size), "the printk descriptors", &rb->descs);
 	if (!err)
 		err = read_virt(mem, get_u64(rb->order, desc_ring + l->dr_infos),
 				(size_t)(rb->nr_descs * (uint64_t)l->info_size), "the printk_info array", &rb->infos);
 	if (!err)
-		err = read_virt(mem, get_u64(rb->order, text_ring + l->data_data), (size_t)rb->data_size, "the printk text ring",
-				&rb->data);
+		err = read_virt(mem, get_u64(rb->order, text_ring + l->data_data), (size_t)rb->data_size,
+				"the printk text ring", &rb->data);
 	return err;
 }
 

@@ -430,8 +430,9 @@ static struct mdf_error *walk_maple_node(struct maple_walk *mw, uint64_t enode, 
 			goto bad_depth;
 		mw->leaf_depth = depth;
 		for (unsigned int i = 0; i < l->dense_slots && lo + i >= lo && lo + i <= max; i++) {
-			struct mdf_error *rc = maple_slot(mw, node, true, i, get_u64(mw->w, buf, l->dense_slot + i * 8ull),
-					    lo + i, lo + i, depth);
+			struct mdf_error *rc = maple_slot(mw, node, true, i,
+							  get_u64(mw->w, buf, l->dense_slot + i * 8ull), lo + i, lo + i,
+							  depth);
 
 			if (rc)
 				return rc;

@@ -57,7 +57,8 @@ static enum byte_order pages_order = BYTE_ORDER_LITTLE;
 static struct page_layout layout_61(void)
 {
 	return (struct page_layout){
-		.size = SZ, .order = pages_order, .flags = 0, .mapping = 24, .mapcount = 48, .private = 40, .compound_head = 8,
+		.size = SZ, .order = pages_order,
+		.flags = 0, .mapping = 24, .mapcount = 48, .private = 40, .compound_head = 8,
 		.compound_order = 17, .compound_dtor = 16, .order_is_byte = true,
 		.pg_lru = 4, .pg_private = 13, .pg_swapcache = 10, .pg_swapbacked = 19, .pg_slab = 9,
 		.pg_hwpoison = 23, .pg_head_mask = 1 << 16, .pg_hugetlb = NF,
@@ -82,7 +83,8 @@ static struct page_layout layout_66(void)
 static struct page_layout layout_72(void)
 {
 	return (struct page_layout){
-		.size = SZ, .order = pages_order, .flags = 0, .mapping = 24, .mapcount = 48, .private = 40, .compound_head = 8,
+		.size = SZ, .order = pages_order,
+		.flags = 0, .mapping = 24, .mapcount = 48, .private = 40, .compound_head = 8,
 		.compound_order = 0, .compound_dtor = 0, .order_is_byte = true,
 		.pg_lru = 5, .pg_private = 14, .pg_swapcache = 10, .pg_swapbacked = 17, .pg_slab = NF,
 		.pg_hwpoison = 21, .pg_head_mask = 1 << 6, .pg_hugetlb = NF,
