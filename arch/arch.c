@@ -30,7 +30,7 @@
 #include "util/message.h"
 
 static const struct arch_ops *const architectures[] = { &arch_x86_64, &arch_arm64, &arch_ppc64le, &arch_ppc64,
-								&arch_riscv64 };
+								&arch_riscv64, &arch_s390x };
 
 #define NR_ARCHITECTURES (sizeof(architectures) / sizeof(architectures[0]))
 

@@ -18,7 +18,7 @@
  * An architecture reads physical memory only through the reader it is
  * given and asks for kernel symbols only through the lookup it is given,
  * so it knows nothing of dump formats or of kallsyms.  Each lives in a
- * file of its own (x86_64.c, arm64.c, ppc64.c) that explains its layout before its
+ * file of its own (x86_64.c, arm64.c, ppc64.c, riscv64.c, s390x.c) that explains its layout before its
  * code; arch.c holds the list of them and the recognition.
  */
 #ifndef MDF_ARCH_ARCH_H
@@ -167,6 +167,7 @@ extern const struct arch_ops arch_arm64;
 extern const struct arch_ops arch_ppc64le;
 extern const struct arch_ops arch_ppc64;
 extern const struct arch_ops arch_riscv64;
+extern const struct arch_ops arch_s390x;
 
 /*
  * The architecture of the dump @in, as its format says (input/dump_input.h):

@@ -72,16 +72,36 @@ struct job {
 	uint64_t unhandled_keys;
 };
 
+/* An unsigned field of @size bytes, in the dumped machine's byte order. */
 static int read_uint(uint64_t addr, uint64_t size, uint64_t *value)
 {
-	uint64_t v = 0;
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
+	uint8_t v8;
 	int err;
 
-	if (size > sizeof(v))
+	switch (size) {
+	case 8:
+		err = mdf_read_u64(addr, &v64);
+		break;
+	case 4:
+		err = mdf_read_u32(addr, &v32);
+		v64 = v32;
+		break;
+	case 2:
+		err = mdf_read_u16(addr, &v16);
+		v64 = v16;
+		break;
+	case 1:
+		err = mdf_read_kvaddr(addr, &v8, 1);
+		v64 = v8;
+		break;
+	default:
 		return -EINVAL;
-	err = mdf_read_kvaddr(addr, &v, size);
+	}
 	if (!err)
-		*value = v;
+		*value = v64;
 	return err;
 }
 

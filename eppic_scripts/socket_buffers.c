@@ -156,11 +156,6 @@ static int layout(struct job *job)
 	return 0;
 }
 
-static int read_u16(uint64_t addr, uint16_t *value)
-{
-	return mdf_read_kvaddr(addr, value, sizeof(*value));
-}
-
 static int read_u8(uint64_t addr, uint8_t *value)
 {
 	return mdf_read_kvaddr(addr, value, sizeof(*value));
@@ -330,11 +325,11 @@ static int erase_socket(struct job *job, uint64_t sk)
 		return seen < 0 ? seen : 0;
 	if (job->nr_seen > MAX_SOCKETS)
 		return -E2BIG;
-	err = read_u16(sk + job->family, &family);
+	err = mdf_read_u16(sk + job->family, &family);
 	if (!err)
 		err = read_u8(sk + job->state, &state);
 	if (!err)
-		err = read_u16(sk + job->protocol, &protocol);
+		err = mdf_read_u16(sk + job->protocol, &protocol);
 	if (err)
 		return err;
 	if (family == AF_UNIX)

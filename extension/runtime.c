@@ -188,6 +188,16 @@ int mdf_read_u32(uint64_t vaddr, uint32_t *value)
 	return api_result(mem_read_u32(runtime.env->mem, vaddr, value), false);
 }
 
+int mdf_read_u16(uint64_t vaddr, uint16_t *value)
+{
+	uint16_t raw;
+	int err = api_result(mem_read_virt(runtime.env->mem, vaddr, &raw, sizeof(raw)), false);
+
+	if (!err)
+		*value = dump_to_host16(mem_byte_order(runtime.env->mem), raw);
+	return err;
+}
+
 int mdf_read_string(uint64_t vaddr, char *buf, size_t size)
 {
 	if (!size)

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 /* Raised when a function is added; an extension may check it at build time. */
-#define MDF_EXTENSION_API_VERSION 3
+#define MDF_EXTENSION_API_VERSION 4
 
 /* What makedumpfile passes to mdf_extension_init(). */
 struct mdf_extension;
@@ -74,8 +74,11 @@ void mdf_log(enum mdf_log_level level, const char *fmt, ...) __attribute__((form
 
 int mdf_read_kvaddr(uint64_t vaddr, void *buf, size_t len);
 int mdf_read_paddr(uint64_t paddr, void *buf, size_t len);
+/* Integers in the dumped machine's byte order (s390x's is big-endian), in the host's. */
 int mdf_read_u64(uint64_t vaddr, uint64_t *value);
 int mdf_read_u32(uint64_t vaddr, uint32_t *value);
+/* Since API version 4. */
+int mdf_read_u16(uint64_t vaddr, uint16_t *value);
 /* A NUL-terminated string of at most @size bytes (terminated at size - 1). */
 int mdf_read_string(uint64_t vaddr, char *buf, size_t size);
 /* Kernel virtual to physical address. */

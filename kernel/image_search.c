@@ -101,19 +101,15 @@ static struct mdf_error *scan_image(struct memory *mem, uint64_t start, scan_vis
 	return err;
 }
 
-static uint16_t get16(const unsigned char *p)
+/* Values in a buffer read from the dump, in the memory's byte order. */
+static uint32_t get32(const struct memory *mem, const unsigned char *p)
 {
-	return (uint16_t)(p[0] | p[1] << 8);
+	return (uint32_t)dump_to_host_bytes(mem_byte_order(mem), p, 4);
 }
 
-static uint32_t get32(const unsigned char *p)
+static uint64_t get64(const struct memory *mem, const unsigned char *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+	return dump_to_host_bytes(mem_byte_order(mem), p, 8);
 }
 
 struct btf_search {
@@ -123,14 +119,15 @@ struct btf_search {
 };
 
 /* The BTF size a header at @p claims, or 0 when the header cannot be one. */
-static uint64_t btf_header_size(const unsigned char *p)
+static uint64_t btf_header_size(const struct memory *mem, const unsigned char *p)
 {
-	uint32_t hdr_len = get32(p + 4), type_off = get32(p + 8), type_len = get32(p + 12);
-	uint32_t str_off = get32(p + 16), str_len = get32(p + 20);
+	uint32_t hdr_len = get32(mem, p + 4), type_off = get32(mem, p + 8), type_len = get32(mem, p + 12);
+	uint32_t str_off = get32(mem, p + 16), str_len = get32(mem, p + 20);
 	uint64_t types_end = (uint64_t)type_off + type_len, strings_end = (uint64_t)str_off + str_len;
 
-	if (get16(p) != BTF_HEADER_MAGIC || p[2] != 1 || hdr_len < BTF_HEADER_MIN || hdr_len > 256 || type_off & 3 ||
-	    type_len == 0 || str_len == 0 || types_end > str_off)
+	if (dump_to_host_bytes(mem_byte_order(mem), p, 2) != BTF_HEADER_MAGIC || p[2] != 1 ||
+	    hdr_len < BTF_HEADER_MIN || hdr_len > 256 || type_off & 3 || type_len == 0 || str_len == 0 ||
+	    types_end > str_off)
 		return 0;
 	return hdr_len + strings_end > BTF_MAX ? 0 : hdr_len + strings_end;
 }
@@ -161,7 +158,8 @@ static bool visit_btf(void *ctx, uint64_t addr, const unsigned char *buf, size_t
 	for (size_t pos = 0; pos < owned && pos + BTF_HEADER_MIN <= len; pos += 4) {
 		uint64_t size;
 
-		if (buf[pos] != 0x9f || buf[pos + 1] != 0xeb || !(size = btf_header_size(buf + pos)))
+		if (dump_to_host_bytes(mem_byte_order(s->mem), buf + pos, 2) != BTF_HEADER_MAGIC ||
+		    !(size = btf_header_size(s->mem, buf + pos)))
 			continue;
 		if (btf_accepted(s->mem, addr + pos, size)) {
 			s->start = addr + pos;
@@ -287,10 +285,11 @@ static bool is_module(const struct module_search *s, uint64_t mod)
 {
 	char name[MODULE_NAME_MAX];
 	uint64_t self;
-	uint32_t state = 0;
+	unsigned char state[4];   /* state_size is 1 to 4 (image_find_modules) */
 
 	if (mem_read_u64(s->mem, mod + s->mkobj_mod, &self) || self != mod ||
-	    mem_read_virt(s->mem, mod + s->state, &state, s->state_size) || state >= MODULE_STATES ||
+	    mem_read_virt(s->mem, mod + s->state, state, s->state_size) ||
+	    dump_to_host_bytes(mem_byte_order(s->mem), state, s->state_size) >= MODULE_STATES ||
 	    mem_read_virt(s->mem, mod + s->name, name, s->name_size) || !name[0] ||
 	    !memchr(name, '\0', s->name_size))
 		return false;
@@ -334,7 +333,7 @@ static bool visit_modules(void *ctx, uint64_t addr, const unsigned char *buf, si
 
 	(void)err;
 	for (size_t pos = 0; pos < owned && pos + 16 <= len; pos += 8) {
-		uint64_t next = get64(buf + pos), prev = get64(buf + pos + 8);
+		uint64_t next = get64(s->mem, buf + pos), prev = get64(s->mem, buf + pos + 8);
 		unsigned int count;
 
 		if (!in_module_reach(s, next) || !in_module_reach(s, prev) || !is_module(s, next - s->list))
@@ -424,7 +423,8 @@ static bool names_known_module(const struct btf_modules_search *s, uint64_t node
 	       bsearch(&module, s->modules, s->nr_modules, sizeof(module), compare_addresses) &&
 	       !mem_read_u64(s->mem, node - s->list + s->btf, &btf) &&
 	       !mem_read_u64(s->mem, btf + s->btf_data, &data) &&
-	       !mdf_error_drop(mem_read_virt(s->mem, data, &magic, sizeof(magic))) && magic == BTF_HEADER_MAGIC;
+	       !mdf_error_drop(mem_read_virt(s->mem, data, &magic, sizeof(magic))) &&
+	       dump_to_host16(mem_byte_order(s->mem), magic) == BTF_HEADER_MAGIC;
 }
 
 /* The list at @head, whole: each node a known module's, linked both ways; its entries, or 0. */
@@ -455,7 +455,7 @@ static bool visit_btf_modules(void *ctx, uint64_t addr, const unsigned char *buf
 
 	(void)err;
 	for (size_t pos = 0; pos < owned && pos + 16 <= len; pos += 8) {
-		uint64_t next = get64(buf + pos), prev = get64(buf + pos + 8);
+		uint64_t next = get64(s->mem, buf + pos), prev = get64(s->mem, buf + pos + 8);
 		unsigned int count;
 
 		/* Both links lead out of the image, to kernel memory. */
@@ -551,13 +551,13 @@ struct image_exports {
 /* Entry @entry's name address and value, or false when they are not in the image. */
 static bool export_entry(const struct image_exports *ex, uint64_t entry, uint64_t *name, uint64_t *value)
 {
-	int32_t offsets[2];
+	uint32_t offsets[2];
 
-	if (mem_read_virt(ex->mem, entry + ex->value_field, &offsets[0], 4) ||
-	    mem_read_virt(ex->mem, entry + ex->name_field, &offsets[1], 4))
+	if (mem_read_u32(ex->mem, entry + ex->value_field, &offsets[0]) ||
+	    mem_read_u32(ex->mem, entry + ex->name_field, &offsets[1]))
 		return false;
-	*value = entry + ex->value_field + (uint64_t)(int64_t)offsets[0];
-	*name = entry + ex->name_field + (uint64_t)(int64_t)offsets[1];
+	*value = entry + ex->value_field + (uint64_t)(int64_t)(int32_t)offsets[0];
+	*name = entry + ex->name_field + (uint64_t)(int64_t)(int32_t)offsets[1];
 	return *name - ex->image_start < ex->image_end - ex->image_start &&
 	       *value - ex->image_start < ex->image_end - ex->image_start;
 }
@@ -611,8 +611,8 @@ static bool visit_exports(void *ctx, uint64_t addr, const unsigned char *buf, si
 
 		if (entry < s->resume)
 			continue;
-		memcpy(&value_off, buf + pos + ex->value_field, 4);
-		memcpy(&name_off, buf + pos + ex->name_field, 4);
+		value_off = (int32_t)dump_to_host_bytes(mem_byte_order(ex->mem), buf + pos + ex->value_field, 4);
+		name_off = (int32_t)dump_to_host_bytes(mem_byte_order(ex->mem), buf + pos + ex->name_field, 4);
 		/* The cheap test first: both offsets lead into the image. */
 		if (entry + ex->value_field + (uint64_t)(int64_t)value_off - ex->image_start >= size ||
 		    entry + ex->name_field + (uint64_t)(int64_t)name_off - ex->image_start >= size)

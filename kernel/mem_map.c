@@ -121,7 +121,9 @@ static struct mdf_error *read_sections(struct mem_map *map, struct kernel *k)
 			}
 		}
 		for (uint64_t nr = 0; nr < map->nr_sections; nr++) {
-			uint64_t root = extreme ? roots[nr / sections_per_root] : roots_addr;
+			uint64_t root = extreme ? dump_to_host64(mem_byte_order(map->mem),
+								 roots[nr / sections_per_root])
+						: roots_addr;
 			uint64_t addr = root + (nr % sections_per_root) * (uint64_t)section_size +
 					(extreme ? 0 : nr * (uint64_t)section_size);
 			uint64_t coded;

@@ -226,13 +226,10 @@ void modules_free(struct modules *mods)
 	free(mods);
 }
 
-/* A field of a struct read from the dump, little-endian as the kernel's. */
-static uint64_t field_value(const unsigned char *base, const struct kfield *f)
+/* A field of a struct read from the dump, in the kernel's byte order. */
+static uint64_t field_value(const struct modules *mods, const unsigned char *base, const struct kfield *f)
 {
-	uint64_t value = 0;
-
-	memcpy(&value, base + f->offset, f->size);
-	return value;
+	return dump_to_host_bytes(mem_byte_order(mods->mem), base + f->offset, (size_t)f->size);
 }
 
 static void free_tables(struct module_tables *t)
@@ -275,8 +272,8 @@ static struct mdf_error *read_export_table(struct module_reader *r, const struct
 					   uint32_t *count)
 {
 	const struct module_layout *l = &r->mods->l;
-	uint64_t syms = field_value(r->module, syms_field);
-	uint64_t num_syms = field_value(r->module, count_field);
+	uint64_t syms = field_value(r->mods, r->module, syms_field);
+	uint64_t num_syms = field_value(r->mods, r->module, count_field);
 	unsigned char *raw;
 	struct mdf_error *err;
 
@@ -305,7 +302,8 @@ static struct mdf_error *read_export_table(struct module_reader *r, const struct
 	}
 	for (uint64_t i = 0; i < num_syms; i++) {
 		const unsigned char *entry = raw + i * l->ksym_size;
-		uint64_t value = field_value(entry, &l->ksym_value), name = field_value(entry, &l->ksym_name);
+		uint64_t value = field_value(r->mods, entry, &l->ksym_value);
+		uint64_t name = field_value(r->mods, entry, &l->ksym_name);
 		uint64_t entry_addr = syms + i * l->ksym_size;
 
 		if (l->ksym_relative) {
@@ -393,6 +391,17 @@ static int64_t name_length(const struct module_tables *t, uint32_t i)
 	return end ? end - name : KSYM_NAME_LEN - 1;
 }
 
+/* A module's Elf64_Syms, as the kernel keeps them in its order, in the host's. */
+static void symtab_to_host(enum byte_order order, Elf64_Sym *syms, uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		syms[i].st_name = dump_to_host32(order, syms[i].st_name);
+		syms[i].st_shndx = dump_to_host16(order, syms[i].st_shndx);
+		syms[i].st_value = dump_to_host64(order, syms[i].st_value);
+		syms[i].st_size = dump_to_host64(order, syms[i].st_size);
+	}
+}
+
 /*
  * Reads the symbol table, types and strings module.kallsyms points to,
  * and checks that every name ends inside the string table.
@@ -401,7 +410,7 @@ static struct mdf_error *read_tables(struct module_reader *r, struct module_tabl
 {
 	const struct module_layout *l = &r->mods->l;
 	struct memory *mem = r->mods->mem;
-	uint64_t kallsyms = field_value(r->module, &l->kallsyms), symtab, strtab, typetab, max_name = 0;
+	uint64_t kallsyms = field_value(r->mods, r->module, &l->kallsyms), symtab, strtab, typetab, max_name = 0;
 	unsigned char mod_kallsyms[MAX_SMALL_STRUCT_SIZE];
 	struct mdf_error *err;
 
@@ -409,14 +418,14 @@ static struct mdf_error *read_tables(struct module_reader *r, struct module_tabl
 	if (err)
 		return module_problem(r, err, "cannot read its struct mod_kallsyms at 0x%" PRIx64 " (%s)",
 				      kallsyms, mdf_error_text(err));
-	symtab = field_value(mod_kallsyms, &l->symtab);
-	strtab = field_value(mod_kallsyms, &l->strtab);
-	typetab = field_value(mod_kallsyms, &l->typetab);
-	if (field_value(mod_kallsyms, &l->num_symtab) > MAX_SYMBOLS)
+	symtab = field_value(r->mods, mod_kallsyms, &l->symtab);
+	strtab = field_value(r->mods, mod_kallsyms, &l->strtab);
+	typetab = field_value(r->mods, mod_kallsyms, &l->typetab);
+	if (field_value(r->mods, mod_kallsyms, &l->num_symtab) > MAX_SYMBOLS)
 		return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "num_symtab at 0x%" PRIx64 " is %" PRIu64
 				      ", above %u", kallsyms + l->num_symtab.offset,
-				      field_value(mod_kallsyms, &l->num_symtab), MAX_SYMBOLS);
-	t->num_symtab = (uint32_t)field_value(mod_kallsyms, &l->num_symtab);
+				      field_value(r->mods, mod_kallsyms, &l->num_symtab), MAX_SYMBOLS);
+	t->num_symtab = (uint32_t)field_value(r->mods, mod_kallsyms, &l->num_symtab);
 	if (t->num_symtab == 0)
 		return NULL;
 	t->symtab = malloc((size_t)t->num_symtab * sizeof(*t->symtab));
@@ -427,6 +436,7 @@ static struct mdf_error *read_tables(struct module_reader *r, struct module_tabl
 	if (err)
 		return module_problem(r, err, "cannot read its %" PRIu32 " symbols at 0x%" PRIx64 " (%s)",
 				      t->num_symtab, symtab, mdf_error_text(err));
+	symtab_to_host(mem_byte_order(mem), t->symtab, t->num_symtab);
 	err = mem_read_virt(mem, typetab, t->typetab, t->num_symtab);
 	if (err)
 		return module_problem(r, err, "cannot read its symbol types at 0x%" PRIx64 " (%s)", typetab,
@@ -472,7 +482,7 @@ static struct mdf_error *read_module_head(struct module_reader *r, bool *formed)
 		snprintf(r->name, sizeof(r->name), "?");
 		return module_problem(r, mdf_error_code(-MDF_ECORRUPT), "its name is empty or not terminated");
 	}
-	*formed = (int64_t)field_value(r->module, &l->state) != l->state_unformed;
+	*formed = (int64_t)field_value(r->mods, r->module, &l->state) != l->state_unformed;
 	return NULL;
 }
 

@@ -24,7 +24,6 @@
  * Before 3.5 the buffer was plain text, log_end bytes written in all, the
  * buffer a ring of log_buf_len bytes.
  */
-#include <endian.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,28 +70,20 @@ static struct mdf_error *look_up(struct kernel *k, const struct fact *facts, siz
 	return NULL;
 }
 
-static uint64_t get_u64(const unsigned char *p)
+/* The kernel's values in its buffers, in the dumped machine's byte order. */
+static uint64_t get_u64(enum byte_order order, const unsigned char *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return le64toh(v);
+	return dump_to_host_bytes(order, p, 8);
 }
 
-static uint32_t get_u32(const unsigned char *p)
+static uint32_t get_u32(enum byte_order order, const unsigned char *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return le32toh(v);
+	return (uint32_t)dump_to_host_bytes(order, p, 4);
 }
 
-static uint16_t get_u16(const unsigned char *p)
+static uint16_t get_u16(enum byte_order order, const unsigned char *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return le16toh(v);
+	return (uint16_t)dump_to_host_bytes(order, p, 2);
 }
 
 /* The C locale's classes, which upstream's isprint() and isspace() see. */
@@ -157,6 +148,7 @@ struct prb_layout {
 
 struct prb {
 	const struct prb_layout *l;
+	enum byte_order order;
 	uint64_t nr_descs;
 	unsigned char *descs;
 	unsigned char *infos;
@@ -241,22 +233,22 @@ static struct mdf_error *prb_read(struct memory *mem, struct kernel *k, struct p
 		return err;
 	desc_ring = *ring + l->rb_desc_ring;
 	text_ring = *ring + l->rb_text_ring;
-	count_bits = get_u32(desc_ring + l->dr_count_bits);
-	size_bits = get_u32(text_ring + l->data_size_bits);
+	count_bits = get_u32(rb->order, desc_ring + l->dr_count_bits);
+	size_bits = get_u32(rb->order, text_ring + l->data_size_bits);
 	if (count_bits > MAX_RING_BITS || size_bits > MAX_RING_BITS || size_bits < 4)
 		return mdf_error(-MDF_ECORRUPT,
 				 "printk ring buffer at 0x%" PRIx64 ": 2^%" PRIu32 " descriptors and 2^%"
 				 PRIu32 " bytes of text: corrupt", addr, count_bits, size_bits);
 	rb->nr_descs = UINT64_C(1) << count_bits;
 	rb->data_size = UINT64_C(1) << size_bits;
-	err = read_virt(mem, get_u64(desc_ring + l->dr_descs), (size_t)(rb->nr_descs * (uint64_t)l->desc_size),
-			"the printk descriptors", &rb->descs);
+	err = read_virt(mem, get_u64(rb->order, desc_ring + l->dr_descs),
+			(size_t)(rb->nr_descs * (uint64_t)l->desc_size), "the printk descriptors", &rb->descs);
 	if (!err)
-		err = read_virt(mem, get_u64(desc_ring + l->dr_infos),
+		err = read_virt(mem, get_u64(rb->order, desc_ring + l->dr_infos),
 				(size_t)(rb->nr_descs * (uint64_t)l->info_size), "the printk_info array", &rb->infos);
 	if (!err)
-		err = read_virt(mem, get_u64(text_ring + l->data_data), (size_t)rb->data_size, "the printk text ring",
-				&rb->data);
+		err = read_virt(mem, get_u64(rb->order, text_ring + l->data_data), (size_t)rb->data_size,
+				"the printk text ring", &rb->data);
 	return err;
 }
 
@@ -269,29 +261,29 @@ static void prb_record(const struct prb *rb, uint64_t id, uint64_t first_seq, FI
 	const struct prb_layout *l = rb->l;
 	const unsigned char *desc = rb->descs + (id % rb->nr_descs) * (uint64_t)l->desc_size;
 	const unsigned char *info = rb->infos + (id % rb->nr_descs) * (uint64_t)l->info_size;
-	uint64_t state_var = get_u64(desc + l->desc_state_var + l->counter);
+	uint64_t state_var = get_u64(rb->order, desc + l->desc_state_var + l->counter);
 	uint64_t state = state_var >> DESC_STATE_SHIFT;
 	uint64_t begin, next;
 	size_t len;
 
 	if ((state_var & DESC_ID_MASK) != id || (state != DESC_COMMITTED && state != DESC_FINALIZED))
 		return;
-	if (first_seq && get_u64(info + l->info_seq) < first_seq)
+	if (first_seq && get_u64(rb->order, info + l->info_seq) < first_seq)
 		return;
-	begin = get_u64(desc + l->desc_text_blk_lpos + l->lpos_begin) % rb->data_size;
-	next = get_u64(desc + l->desc_text_blk_lpos + l->lpos_next) % rb->data_size;
+	begin = get_u64(rb->order, desc + l->desc_text_blk_lpos + l->lpos_begin) % rb->data_size;
+	next = get_u64(rb->order, desc + l->desc_text_blk_lpos + l->lpos_next) % rb->data_size;
 	/* A record without text has a block of no data. */
 	if (begin == next)
 		return;
 	if (begin > next)
 		begin = 0;
 	begin += sizeof(uint64_t);
-	len = get_u16(info + l->info_text_len);
+	len = get_u16(rb->order, info + l->info_text_len);
 	if (next < begin)
 		len = 0;
 	else if (next - begin < len)
 		len = (size_t)(next - begin);
-	put_record(out, get_u64(info + l->info_ts_nsec), rb->data + begin, len);
+	put_record(out, get_u64(rb->order, info + l->info_ts_nsec), rb->data + begin, len);
 }
 
 /*
@@ -330,7 +322,7 @@ static struct mdf_error *read_clear_seq(struct memory *mem, struct kernel *k, ui
 static struct mdf_error *dump_prb(struct memory *mem, struct kernel *k, bool since_clear, FILE *out)
 {
 	struct prb_layout l = { 0 };
-	struct prb rb = { .l = &l };
+	struct prb rb = { .l = &l, .order = mem_byte_order(mem) };
 	unsigned char *ring = NULL;
 	uint64_t first_seq = 0;
 	struct mdf_error *err = prb_layout(k, &l);
@@ -347,8 +339,8 @@ static struct mdf_error *dump_prb(struct memory *mem, struct kernel *k, bool sin
 		err = prb_read(mem, k, &rb, &ring);
 	if (!err) {
 		const unsigned char *desc_ring = ring + l.rb_desc_ring;
-		uint64_t tail = get_u64(desc_ring + l.dr_tail_id + l.counter) & DESC_ID_MASK;
-		uint64_t head = get_u64(desc_ring + l.dr_head_id + l.counter) & DESC_ID_MASK;
+		uint64_t tail = get_u64(rb.order, desc_ring + l.dr_tail_id + l.counter) & DESC_ID_MASK;
+		uint64_t head = get_u64(rb.order, desc_ring + l.dr_head_id + l.counter) & DESC_ID_MASK;
 		uint64_t id;
 
 		for (id = tail; id != head; id = (id + 1) & DESC_ID_MASK)
@@ -407,8 +399,8 @@ static struct mdf_error *read_symbol_u32(struct memory *mem, struct kernel *k, c
 }
 
 /* Walks the records from log_first_idx to log_next_idx; a loop means corruption. */
-static struct mdf_error *walk_records(const unsigned char *buf, uint32_t buf_len, uint32_t first,
-			uint32_t next, const int64_t layout[4], FILE *out)
+static struct mdf_error *walk_records(enum byte_order order, const unsigned char *buf, uint32_t buf_len,
+				      uint32_t first, uint32_t next, const int64_t layout[4], FILE *out)
 {
 	uint64_t hdr = (uint64_t)layout[0], limit = buf_len / (hdr ? hdr : 1) + 1, n = 0;
 	uint64_t cur = first;
@@ -421,16 +413,16 @@ static struct mdf_error *walk_records(const unsigned char *buf, uint32_t buf_len
 			return mdf_error(-MDF_ECORRUPT,
 					 "the printk log_buf is corrupt: %s at index 0x%" PRIx64,
 					 n > limit ? "a cycle" : "a record outside the buffer", cur);
-		len = get_u16(buf + cur + layout[2]);
+		len = get_u16(order, buf + cur + layout[2]);
 		/* A record of length 0 ends the buffer: the one at offset 0 is this one. */
 		rec = len ? cur : 0;
-		len = get_u16(buf + rec + layout[2]);
-		if (rec + hdr + get_u16(buf + rec + layout[3]) > buf_len)
+		len = get_u16(order, buf + rec + layout[2]);
+		if (rec + hdr + get_u16(order, buf + rec + layout[3]) > buf_len)
 			return mdf_error(-MDF_ECORRUPT,
 					 "the printk log_buf is corrupt: the record at index 0x%" PRIx64
 					 " runs past the buffer's end", rec);
-		put_record(out, get_u64(buf + rec + layout[1]), buf + rec + hdr,
-			   get_u16(buf + rec + layout[3]));
+		put_record(out, get_u64(order, buf + rec + layout[1]), buf + rec + hdr,
+			   get_u16(order, buf + rec + layout[3]));
 		cur = rec + len;
 	}
 	return NULL;
@@ -451,17 +443,19 @@ static bool log_end_is_long(struct kernel *k)
 static struct mdf_error *dump_text_buffer(struct memory *mem, struct kernel *k,
 			    const unsigned char *buf, uint32_t buf_len, FILE *out)
 {
-	uint64_t addr, log_end = 0;
+	unsigned char raw[8];
+	size_t size = log_end_is_long(k) ? 8 : 4;
+	uint64_t addr, log_end;
 	struct mdf_error *err;
 
 	if (mdf_error_drop(kernel_lookup_symbol(k, "log_end", &addr)))
 		return mdf_error(-ENOENT,
 				 "VMCOREINFO has neither SYMBOL(prb) nor SYMBOL(log_first_idx) nor "
 				 "SYMBOL(log_end): no kernel log layout is known");
-	err = mem_read_virt(mem, addr, &log_end, log_end_is_long(k) ? 8 : 4);
+	err = mem_read_virt(mem, addr, raw, size);
 	if (err)
 		return mdf_error_wrap(err, "cannot read log_end at 0x%" PRIx64, addr);
-	log_end = le64toh(log_end);
+	log_end = dump_to_host_bytes(mem_byte_order(mem), raw, size);
 	if (log_end < buf_len) {
 		fwrite(buf, 1, (size_t)log_end, out);
 	} else {
@@ -507,7 +501,7 @@ static struct mdf_error *dump_log_buf(struct memory *mem, struct kernel *k, bool
 		if (!err)
 			err = read_symbol_u32(mem, k, "log_next_idx", &next);
 		if (!err)
-			err = walk_records(buf, buf_len, first, next, layout, out);
+			err = walk_records(mem_byte_order(mem), buf, buf_len, first, next, layout, out);
 	} else {
 		err = dump_text_buffer(mem, k, buf, buf_len, out);
 	}

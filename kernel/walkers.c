@@ -106,12 +106,10 @@ static bool is_node(uint64_t entry)
 	return is_internal(entry) && entry > XA_NODE_MIN && entry < XA_ERR_MIN;
 }
 
-static uint64_t get_u64(const unsigned char *buf, uint64_t offset)
+/* A pointer or long of a node read whole from the dump, in the memory's byte order. */
+static uint64_t get_u64(const struct walk_ctx *w, const unsigned char *buf, uint64_t offset)
 {
-	uint64_t v;
-
-	memcpy(&v, buf + offset, sizeof(v));
-	return v;
+	return dump_to_host_bytes(mem_byte_order(w->mem), buf + offset, 8);
 }
 
 /* ---- Types from the dump's BTF ---- */
@@ -335,10 +333,10 @@ struct maple_walk {
 };
 
 /* Where a range node's data ends (ma_data_end()), or -1 for a contradiction. */
-static int maple_data_end(const struct maple_kind *k, bool arange, const unsigned char *buf,
-			  uint64_t max)
+static int maple_data_end(const struct walk_ctx *w, const struct maple_kind *k, bool arange,
+			  const unsigned char *buf, uint64_t max)
 {
-	uint64_t last_pivot = get_u64(buf, k->pivot + (k->pivots - 1) * 8);
+	uint64_t last_pivot = get_u64(w, buf, k->pivot + (k->pivots - 1) * 8);
 	unsigned int end = buf[k->meta_end];
 
 	if (!arange && last_pivot) {
@@ -414,7 +412,7 @@ static struct mdf_error *walk_maple_node(struct maple_walk *mw, uint64_t enode, 
 	 * only from the node it names as its parent, so no node is walked twice
 	 * and a pointer into unrelated memory is caught at once.
 	 */
-	parent_ptr = get_u64(buf, l->parent);
+	parent_ptr = get_u64(mw->w, buf, l->parent);
 	if ((parent_ptr & ~MAPLE_NODE_MASK) == node)
 		return mdf_error(-MDF_ECORRUPT,
 				 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " is dead (its parent pointer "
@@ -432,8 +430,9 @@ static struct mdf_error *walk_maple_node(struct maple_walk *mw, uint64_t enode, 
 			goto bad_depth;
 		mw->leaf_depth = depth;
 		for (unsigned int i = 0; i < l->dense_slots && lo + i >= lo && lo + i <= max; i++) {
-			struct mdf_error *rc = maple_slot(mw, node, true, i, get_u64(buf, l->dense_slot + i * 8ull),
-					    lo + i, lo + i, depth);
+			struct mdf_error *rc = maple_slot(mw, node, true, i,
+							  get_u64(mw->w, buf, l->dense_slot + i * 8ull), lo + i, lo + i,
+							  depth);
 
 			if (rc)
 				return rc;
@@ -455,14 +454,14 @@ static struct mdf_error *walk_maple_node(struct maple_walk *mw, uint64_t enode, 
 			goto bad_depth;
 		mw->leaf_depth = depth;
 	}
-	end = maple_data_end(k, k == &l->arange, buf, max);
+	end = maple_data_end(mw->w, k, k == &l->arange, buf, max);
 	if (end < 0)
 		return mdf_error(-MDF_ECORRUPT,
 				 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 ": its metadata gives the "
 				 "end of its data as slot %u, past its last pivot", mw->tree, node,
 				 buf[k->meta_end]);
 	for (unsigned int i = 0; i <= (unsigned int)end; i++) {
-		uint64_t hi = i < k->pivots ? get_u64(buf, k->pivot + i * 8ull) : max;
+		uint64_t hi = i < k->pivots ? get_u64(mw->w, buf, k->pivot + i * 8ull) : max;
 		struct mdf_error *rc;
 
 		/* Pivots rise strictly within [min, max]: anything else is no node. */
@@ -471,7 +470,7 @@ static struct mdf_error *walk_maple_node(struct maple_walk *mw, uint64_t enode, 
 					 "maple tree at 0x%" PRIx64 ": node 0x%" PRIx64 " [0x%" PRIx64
 					 ", 0x%" PRIx64 "]: pivot %u (0x%" PRIx64 ") is out of order", mw->tree,
 					 node, min, max, i, hi);
-		rc = maple_slot(mw, node, leaf, i, get_u64(buf, k->slot + i * 8ull), lo, hi, depth);
+		rc = maple_slot(mw, node, leaf, i, get_u64(mw->w, buf, k->slot + i * 8ull), lo, hi, depth);
 		if (rc)
 			return rc;
 		lo = hi + 1;
@@ -580,8 +579,8 @@ static struct mdf_error *walk_xa_node(struct xa_walk *xw, uint64_t node, uint64_
 	}
 	node_shift = buf[l->shift];
 	node_offset = buf[l->offset];
-	node_parent = get_u64(buf, l->parent);
-	node_array = get_u64(buf, l->array);
+	node_parent = get_u64(xw->w, buf, l->parent);
+	node_array = get_u64(xw->w, buf, l->array);
 	/*
 	 * A node must name this xarray, the node it was reached from and its
 	 * slot there, and sit one chunk lower: so each node is walked once, the
@@ -596,7 +595,7 @@ static struct mdf_error *walk_xa_node(struct xa_walk *xw, uint64_t node, uint64_
 				 ", offset %u, shift %u", xw->xa, node, offset, parent ? "node" : "the xarray",
 				 parent ? parent : xw->xa, node_array, node_parent, node_offset, node_shift);
 	for (uint64_t i = 0; i < l->chunk_size; i++) {
-		uint64_t entry = get_u64(buf, l->slots + i * 8), index;
+		uint64_t entry = get_u64(xw->w, buf, l->slots + i * 8), index;
 		struct mdf_error *rc;
 
 		if (!entry)
@@ -721,6 +720,9 @@ static struct mdf_error *task_entry(uint64_t node, void *arg)
 	if (err)
 		return err;
 	t.comm[sizeof(t.comm) - 1] = '\0';
+	t.pid = (int32_t)dump_to_host32(mem_byte_order(tw->w->mem), (uint32_t)t.pid);
+	t.tgid = (int32_t)dump_to_host32(mem_byte_order(tw->w->mem), (uint32_t)t.tgid);
+	t.mm = dump_to_host64(mem_byte_order(tw->w->mem), t.mm);
 	return tw->cb(&t, tw->arg);
 }
 
@@ -814,12 +816,12 @@ static struct mdf_error *vma_visit(struct vma_walk *vw, uint64_t vma, bool range
 	if (err)
 		return mdf_error_wrap(err, "mm_struct at 0x%" PRIx64 ": vm_area_struct at 0x%" PRIx64
 				      " cannot be read", vw->mm, vma);
-	v.start = get_u64(vw->buf, vw->start);
-	v.end = get_u64(vw->buf, vw->end);
-	v.flags = get_u64(vw->buf, vw->flags);
-	v.ops = get_u64(vw->buf, vw->ops);
-	v.private_data = get_u64(vw->buf, vw->private_data);
-	v.file = get_u64(vw->buf, vw->file);
+	v.start = get_u64(vw->w, vw->buf, vw->start);
+	v.end = get_u64(vw->w, vw->buf, vw->end);
+	v.flags = get_u64(vw->w, vw->buf, vw->flags);
+	v.ops = get_u64(vw->w, vw->buf, vw->ops);
+	v.private_data = get_u64(vw->w, vw->buf, vw->private_data);
+	v.file = get_u64(vw->w, vw->buf, vw->file);
 	if (v.start >= v.end || v.start < vw->prev_end ||
 	    (ranged && (v.start != first || v.end - 1 != last)))
 		return mdf_error(-MDF_ECORRUPT,
@@ -850,7 +852,7 @@ static struct mdf_error *walk_vma_list(struct vma_walk *vw, uint64_t mmap)
 
 		if (rc)
 			return rc;
-		vma = get_u64(vw->buf, vw->next);
+		vma = get_u64(vw->w, vw->buf, vw->next);
 	}
 	return NULL;
 }

@@ -226,21 +226,24 @@ bool page_layout_classifies(const struct page_layout *l, int dump_level)
 		l->private != NOT_FOUND);
 }
 
-/* Fields of one struct page, at the offsets VMCOREINFO gives. */
-static uint64_t field_u64(const unsigned char *page, int64_t offset)
+/* Fields of one struct page, at the offsets VMCOREINFO gives, in the memory's byte order. */
+static uint64_t field_u64(const struct page_layout *l, const unsigned char *page, int64_t offset)
 {
-	uint64_t value;
-
-	memcpy(&value, page + offset, sizeof(value));
-	return value;
+	return dump_to_host_bytes(l->order, page + offset, 8);
 }
 
-static uint32_t field_u32(const unsigned char *page, int64_t offset)
+static uint32_t field_u32(const struct page_layout *l, const unsigned char *page, int64_t offset)
 {
-	uint32_t value;
+	return (uint32_t)dump_to_host_bytes(l->order, page + offset, 4);
+}
 
-	memcpy(&value, page + offset, sizeof(value));
-	return value;
+/*
+ * The compound order or destructor in the first tail page: a byte since
+ * 4.16 (the one at its offset, whatever the byte order), a u16 before.
+ */
+static unsigned int tail_byte_or_u16(const struct page_layout *l, const unsigned char *tail, int64_t offset)
+{
+	return l->order_is_byte ? tail[offset] : (unsigned int)dump_to_host_bytes(l->order, tail + offset, 2);
 }
 
 static bool flag_set(uint64_t flags, int64_t bit)
@@ -275,10 +278,10 @@ bool page_flags_contradict(const struct page_layout *l, const unsigned char *pag
 enum page_category page_classify(const struct page_layout *l, int dump_level, uint64_t pfn,
 				 const unsigned char *page, bool tail_loaded, uint64_t *nr_pages)
 {
-	uint64_t flags = field_u64(page, l->flags);
-	uint64_t mapping = field_u64(page, l->mapping);
-	uint32_t mapcount = l->mapcount != NOT_FOUND ? field_u32(page, l->mapcount) : 0;
-	uint64_t private = l->private != NOT_FOUND ? field_u64(page, l->private) : 0;
+	uint64_t flags = field_u64(l, page, l->flags);
+	uint64_t mapping = field_u64(l, page, l->mapping);
+	uint32_t mapcount = l->mapcount != NOT_FOUND ? field_u32(l, page, l->mapcount) : 0;
+	uint64_t private = l->private != NOT_FOUND ? field_u64(l, page, l->private) : 0;
 	unsigned int order = 0;
 	bool hugetlb = false, anon;
 	int level = dump_level;
@@ -287,30 +290,24 @@ enum page_category page_classify(const struct page_layout *l, int dump_level, ui
 		const unsigned char *tail = page + l->size;
 
 		if (l->hugetlb_value != NOT_FOUND || l->pg_hugetlb != NOT_FOUND) {
-			uint64_t tail_flags = field_u64(tail, l->flags);
+			uint64_t tail_flags = field_u64(l, tail, l->flags);
 
 			order = tail_flags & 0xff;
 			hugetlb = l->hugetlb_value != NOT_FOUND ? mapcount == (uint32_t)l->hugetlb_value
 								: flag_set(tail_flags, l->pg_hugetlb);
 		} else {
-			uint16_t value;
-
-			if (l->compound_order) {
-				memcpy(&value, tail + l->compound_order, sizeof(value));
-				order = l->order_is_byte ? (value & 0xff) : value;
-			}
-			if (l->compound_dtor) {
-				memcpy(&value, tail + l->compound_dtor, sizeof(value));
+			if (l->compound_order)
+				order = tail_byte_or_u16(l, tail, l->compound_order);
+			if (l->compound_dtor)
 				hugetlb = l->hugetlb_dtor != NOT_FOUND &&
-					  (uint64_t)l->hugetlb_dtor == (l->order_is_byte ? (value & 0xffu) : value);
-			}
+					  (uint64_t)l->hugetlb_dtor == tail_byte_or_u16(l, tail, l->compound_dtor);
 		}
 		if (order >= 64 || (pfn & ((1ull << order) - 1)))
 			order = 0;
 	}
 	*nr_pages = 1ull << order;
 
-	if (l->compound_head != NOT_FOUND && (field_u64(page, l->compound_head) & 1))
+	if (l->compound_head != NOT_FOUND && (field_u64(l, page, l->compound_head) & 1))
 		return PAGE_CAT_COMPOUND_TAIL;
 	if ((level & DL_EXCLUDE_FREE) && l->buddy_value != NOT_FOUND && l->mapcount != NOT_FOUND &&
 	    l->private != NOT_FOUND && !is_slab(l, flags, mapcount) && mapcount == (uint32_t)l->buddy_value) {

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/byte_order.h"
+
 struct kernel;
 struct mdf_error;
 struct memory;
@@ -63,6 +65,7 @@ enum page_category {
  */
 struct page_layout {
 	int64_t size;            /* SIZE(page): mem_map's, set before page_layout_read */
+	enum byte_order order;   /* the memory's, set before page_layout_read too */
 	int64_t flags;           /* required */
 	int64_t mapping;         /* required */
 	int64_t mapcount;
@@ -94,7 +97,7 @@ struct page_layout {
 };
 
 /*
- * Fills @l (all but @l->size, which the caller sets) from VMCOREINFO,
+ * Fills @l (all but @l->size and @l->order, which the caller sets) from VMCOREINFO,
  * and from the dump's BTF for lines every supported kernel has; an error
  * names a line the rules cannot do without.
  */

@@ -105,6 +105,7 @@ struct mdf_error *page_scan_new(struct dump_input *in, struct memory *mem, struc
 	if (err)
 		goto fail;
 	scan->l.size = (int64_t)mem_map_page_struct_size(scan->mem_map);
+	scan->l.order = mem_byte_order(mem);
 	err = page_layout_read(k, &scan->l);
 	if (err)
 		goto fail;

@@ -15,6 +15,7 @@ bitmaps, tables) and a few pages:
                arm64 dumps in three page sizes, ppc64 dumps of both MMUs,
                both page sizes and both byte orders, and riscv64 ones in
                Sv39, Sv48 and Sv57 (QEMU's layout: VMCOREINFO only in memory),
+               s390x ones (big-endian) with 3, 4 and 5 levels in both layouts,
                each PT_LOAD cut to its first pages plus the page-table pages
                that translate a few symbols (and riscv64's note pages); the
                kexec one also as a kcore (tests/py/mkkcore.py), with
@@ -218,6 +219,36 @@ def riscv64_table_pages(elf, vi, names):
             if entry & 0xe:
                 pages.add((table & ~((1 << shift) - 1) | (vaddr & ((1 << shift) - 1))) & ~(PAGE - 1))
                 break
+    return pages
+
+
+def s390x_table_pages(elf, vi, names):
+    """table_pages() for an s390x dump: swapper_pg_dir's four pages (whose entries tell its
+    type) and the pages of the DAT tables that a walk to @names reads (region tables down to
+    the 2 KiB page tables, 2 GiB and 1 MiB frames), and their targets; big-endian entries."""
+    swapper = int(vi['SYMBOL(swapper_pg_dir)'], 16)
+    top = swapper - int(vi['KERNELOFFSET'], 16) + int(vi['KERNELOFFPHYS'], 16) if 'KERNELOFFPHYS' in vi else swapper
+    pages = {top + i * PAGE for i in range(4)}
+    entries = [struct.unpack('>Q', elf.read_phys(top + i * 8, 8) or bytes(8))[0] for i in range(2048)]
+    top_type = next(((e >> 2) & 3 for e in entries if not e & 0x20), 0)
+    for name in names:
+        vaddr, table = int(vi['SYMBOL(%s)' % name], 16), top
+        for level in range(top_type, -2, -1):
+            index = (vaddr >> 12) & 255 if level < 0 else (vaddr >> (20 + 11 * level)) & 2047
+            at = table + index * 8
+            pages.add(at & ~(PAGE - 1))
+            raw = elf.read_phys(at, 8)
+            entry = struct.unpack('>Q', raw)[0] if raw else 0x20
+            if level < 0:
+                pages.add(entry & ~(PAGE - 1))
+                break
+            if entry & 0x20:
+                break
+            if level <= 1 and entry & 0x400:
+                size = 1 << (20 + 11 * level)
+                pages.add(((entry & ~(size - 1)) | (vaddr & (size - 1))) & ~(PAGE - 1))
+                break
+            table = entry & (~0x7ff if level == 0 else ~0xfff)
     return pages
 
 
@@ -547,6 +578,24 @@ def main():
         elf = Elf(riscv)
         tables = riscv64_table_pages(elf, riscv_vi, ['_stext', 'swapper_pg_dir', 'mem_section', 'init_uts_ns'])
         write_seed(out, 'elf_input', name + '.elf', shrink_elf(elf, riscv_vi, 2, False, tables | notes))
+        write_seed(out, 'vmcoreinfo', name + '.txt', raw)
+    # s390x (mkvmcore --arch s390x, big-endian): 3 levels in the 6.10 layout, 4 in the one before,
+    # 5 with the note only in memory (its page goes in too).
+    for levels, opts in (('3', []), ('4', ['--pre-6.10']), ('5', ['--no-note'])):
+        name = 's390x-%s-levels%s' % (levels, opts[0].replace('--', '-') if opts else '')
+        s390x = os.path.join(work, name + '.elf')
+        run(mkvmcore, '--arch', 's390x', '--levels', levels, *opts, '--vmcoreinfo-out', s390x + '.vmcoreinfo',
+            '--facts', s390x + '.facts', s390x)
+        with open(s390x + '.vmcoreinfo', 'rb') as f:
+            raw = f.read()
+        s390x_vi = parse_vmcoreinfo(raw.decode())
+        with open(s390x + '.facts') as f:
+            notes = {int(v, 16) for k, v in (line.strip().split('=', 1) for line in f if '=' in line)
+                     if k.endswith('note_paddr')}
+        elf = Elf(s390x)
+        tables = s390x_table_pages(elf, s390x_vi, ['_stext', 'swapper_pg_dir', 'mem_section', 'init_uts_ns',
+                                                   'high_memory'])
+        write_seed(out, 'elf_input', name + '.elf', shrink_elf(elf, s390x_vi, 2, False, tables | notes))
         write_seed(out, 'vmcoreinfo', name + '.txt', raw)
     elf_e = os.path.join(work, 'kexec-E.elf')
     run(mdf, '-f', '-E', '-d', '31', path['kexec'], elf_e)

@@ -658,6 +658,8 @@ int main(int argc, char **argv)
 			return ppc64_main(argc, argv);
 		else if (!strcmp(argv[i], "--arch") && !strcmp(argv[i + 1], "riscv64"))
 			return riscv64_main(argc, argv);
+		else if (!strcmp(argv[i], "--arch") && !strcmp(argv[i + 1], "s390x"))
+			return s390x_main(argc, argv);
 	g = xcalloc(1, sizeof(*g));
 	parse_options(g, argc, argv);
 	rng = g->seed ^ 0x6d6b766d636f7265ULL;

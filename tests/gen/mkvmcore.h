@@ -344,6 +344,8 @@ int arm64_main(int argc, char **argv);
 int ppc64_main(int argc, char **argv);
 /* gen_riscv64.c: mkvmcore --arch riscv64, a dump for translation and the VMCOREINFO search */
 int riscv64_main(int argc, char **argv);
+/* gen_s390x.c: mkvmcore --arch s390x, a big-endian dump for translation and the VMCOREINFO search */
+int s390x_main(int argc, char **argv);
 
 /* gen_elf.c */
 void vmcoreinfo_build(struct gen *g);

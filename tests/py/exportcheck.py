@@ -12,8 +12,9 @@ declarations.  --without drops a name from that set, for a test to show
 that a name the headers do not declare is caught.
 
 The executable's dynamic symbols (readelf --dyn-syms) that it defines must
-be exactly those names, each the default definition of the version MDF_1.0
-(name@@MDF_1.0).  The only other definitions allowed are the variables of
+be exactly those names, each the default definition of the version
+extension/exports.map gives it: MDF_1.0 for the first API, a later node
+(MDF_1.1, ...) for a name added since (name@@MDF_1.1).  The only other definitions allowed are the variables of
 shared libraries that the executable holds by copy relocation (the C
 library's stdout and optarg, the sanitizer runtime's options): a copy
 relocation names a definition another object makes.  Prints what differs;
@@ -24,6 +25,17 @@ import subprocess
 import sys
 
 VERSION = 'MDF_1.0'
+
+
+def version_nodes(project):
+    """{name: node} of extension/exports.map's global names; a name unlisted there is MDF_1.0's."""
+    text = re.sub(r'/\*.*?\*/', ' ', open(project + '/extension/exports.map').read(), flags=re.S)
+    nodes = {}
+    for node, body in re.findall(r'(MDF_[0-9.]+)\s*\{(.*?)\}', text, flags=re.S):
+        exported = body.split('local:')[0].replace('global:', ' ')
+        for name in re.findall(r'(\w+)\s*;', exported):
+            nodes[name] = node
+    return nodes
 
 
 def preprocessed(project, header):
@@ -125,14 +137,16 @@ def main():
         api |= declared(own_text(preprocessed(project, header), header))
     api -= without
     defined, copied = dynamic_definitions(binary)
+    nodes = version_nodes(project)
     problems = []
     for name, version in sorted(defined.items()):
         shown = name + ('@' + version if version else ' (no version)')
-        if name == VERSION and version == '':
+        if name in set(nodes.values()) | {VERSION} and version == '':
             continue
         if name in api:
-            if version != '@' + VERSION:
-                problems.append('%s is exported as %s, not %s@@%s' % (name, shown, name, VERSION))
+            want = nodes.get(name, VERSION)
+            if version != '@' + want:
+                problems.append('%s is exported as %s, not %s@@%s' % (name, shown, name, want))
         elif name in copied:
             continue
         else:
@@ -141,8 +155,8 @@ def main():
         problems.append('%s is declared by a public header but not exported' % name)
     for line in problems:
         print(line)
-    print('%d names declared, %d exported as %s, %d copied from libraries' %
-          (len(api), sum(1 for v in defined.values() if v == '@' + VERSION), VERSION,
+    print('%d names declared, %d exported as %s or a later version, %d copied from libraries' %
+          (len(api), sum(1 for v in defined.values() if v.startswith('@MDF_')), VERSION,
            len([n for n in defined if n in copied])))
     return 1 if problems else 0
 

@@ -10,7 +10,8 @@
 #    --split, -F, -E -d 1): we read each page as kdumpset.py does; -R of
 #    its stream and --reassemble of its parts give its own files byte for
 #    byte; our writers, given every page at dump level 1 (dumpread write),
-#    give its -d 1 and -E -d 1 files byte for byte;
+#    give its -d 1 and -E -d 1 files byte for byte, and our -d 31 of the
+#    ELF as QEMU wrote it, with no -i, its -d 31 file;
 #  - QEMU's mislabelled ppc64el ELF (headers and notes big-endian, memory
 #    little-endian): settled little-endian from the CPUs' MSR, with one
 #    warning; segments, notes and pages as readelf and kdumpset.py read
@@ -61,7 +62,7 @@ kdumpset_order() {
 s390x=$(fixture 6.12-s390x-qemu.elf)
 if [ -n "$s390x" ]; then
 	folder=$VMCORES/6.12-s390x-qemu
-	info_has order-s390x-elf "$s390x" "byte_order big" "notes_order big"
+	info_has order-s390x-elf "$s390x" "byte_order big" "notes_order big" "memory_order big"
 	check order-s390x-segments $CHECK segments "$DUMPREAD" "$s390x" "$folder/readelf-l.txt"
 	check order-s390x-notes $CHECK notes "$DUMPREAD" "$s390x" "$folder/readelf-n.txt"
 	check order-s390x-pages $CHECK pages "$DUMPREAD" "$s390x"
@@ -78,13 +79,14 @@ if [ -n "$s390x" ] && [ -n "$relayout" ] && [ -x "$UPSTREAM_S390X" ] && [ -n "$Q
 		up -d 1 "$relayout" "$WORK/up-d1.kdump" &&
 		up -c -d 31 --split --splitblock-size 4096 "$relayout" "$WORK/up-part1" "$WORK/up-part2" &&
 		up -E -d 1 "$relayout" "$WORK/up-d1.elf" &&
+		up -d 31 "$relayout" "$WORK/up-d31-plain.kdump" &&
 		{ "$QEMU_S390X" "$UPSTREAM_S390X" -c -d 31 -F -i "$vi" "$relayout" >"$WORK/up-d31.flat" 2>/dev/null; }
 	made=$?
 fi
 if [ -n "${made:-}" ] && [ "$made" -eq 0 ]; then
 	kdumpset_order order-upstream-s390x-is-big "$WORK/up-d31.kdump" big
 	for f in up-d31.kdump up-d1.kdump up-part1 up-part2; do
-		info_has "order-read-$f" "$WORK/$f" "byte_order big" "notes_order big"
+		info_has "order-read-$f" "$WORK/$f" "byte_order big" "notes_order big" "memory_order big"
 		check "order-pages-$f" $CHECK pages "$DUMPREAD" "$WORK/$f"
 	done
 	# The page set upstream's README records for -d 31, by kdumpset.py's digest.
@@ -104,6 +106,9 @@ if [ -n "${made:-}" ] && [ "$made" -eq 0 ]; then
 	check order-elf-writer-big "$DUMPREAD" "$s390x" write elf "$WORK/ours-d1.elf"
 	check order-elf-writer-as-upstream cmp "$WORK/ours-d1.elf" "$WORK/up-d1.elf"
 	kdumpset_order order-elf-writer-kdumpset "$WORK/ours-d1.elf" big
+	# Filtered by us from the ELF as QEMU wrote it, with no -i: upstream's -d 31 file byte for byte.
+	check order-s390x-d31-as-upstream bash -c '"$0" -f -d 31 "$1" "$2" >/dev/null 2>&1 && cmp "$2" "$3"' \
+		"$MDF" "$s390x" "$WORK/ours-d31-plain.kdump" "$WORK/up-d31-plain.kdump"
 	rm -f "$WORK"/up-* "$WORK"/re-* "$WORK"/ours-*
 else
 	skip order-upstream-s390x "needs the s390x dump, its relayouted fixture, qemu-s390x and $UPSTREAM_S390X (or upstream failed: $(tail -n 2 "$WORK/up.log" 2>/dev/null | tr '\n' ' '))"

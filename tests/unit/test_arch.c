@@ -35,6 +35,7 @@
 
 #define LE BYTE_ORDER_LITTLE
 #define BE BYTE_ORDER_BIG
+#define S390X_LINES "OSRELEASE=6.12.0\nPAGESIZE=4096\nSYMBOL(lowcore_ptr)=3fffff48210\nKERNELOFFPHYS=8f4000\n"
 #define RISCV64_LINES "OSRELEASE=6.12.0\nPAGESIZE=4096\nNUMBER(phys_ram_base)=2147483648\nNUMBER(VA_BITS)=57\n" \
 	"NUMBER(va_kernel_pa_offset)=0xfffffffeffe00000\n"
 
@@ -74,7 +75,7 @@ static void test_detection(void)
 	expect("ELF EM_AARCH64", EM_AARCH64, ELFDATA2LSB, LE, NULL, X86_64_LINES, &arch_arm64, NULL);
 	expect("ELF EM_RISCV", EM_RISCV, ELFDATA2LSB, LE, NULL, X86_64_LINES, &arch_riscv64, NULL);
 	expect("ELF EM_MIPS", EM_MIPS, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL,
-	       "dump: ELF machine 8 is not supported (x86_64, aarch64, ppc64le, ppc64 and riscv64 only)");
+	       "dump: ELF machine 8 is not supported (x86_64, aarch64, ppc64le, ppc64, riscv64 and s390x only)");
 	expect("kdump header riscv64", EM_NONE, 0, LE, "riscv64", X86_64_LINES, &arch_riscv64, NULL);
 	expect("no machine, riscv64's VMCOREINFO", EM_NONE, 0, LE, NULL, RISCV64_LINES, &arch_riscv64, NULL);
 	expect("ELF EM_NONE", EM_NONE, ELFDATA2LSB, LE, NULL, X86_64_LINES, NULL, "ELF machine 0 is not supported");
@@ -102,8 +103,17 @@ static void test_detection(void)
 	       "cannot be settled: the dump's header is big-endian, and VMCOREINFO says x86_64");
 	expect("kdump header x86_64", EM_NONE, 0, LE, "x86_64", ARM64_LINES, &arch_x86_64, NULL);
 	expect("kdump header aarch64", EM_NONE, 0, LE, "aarch64", X86_64_LINES, &arch_arm64, NULL);
-	expect("kdump header s390x", EM_NONE, 0, LE, "s390x", X86_64_LINES, NULL,
-	       "a dump of a s390x machine: not an architecture");
+	expect("kdump header mips64", EM_NONE, 0, LE, "mips64", X86_64_LINES, NULL,
+	       "a dump of a mips64 machine: not an architecture");
+	/* s390x runs big-endian only: little-endian ELF headers misstate it, a kdump header cannot. */
+	expect("ELF EM_S390", EM_S390, ELFDATA2MSB, BE, NULL, X86_64_LINES, &arch_s390x, NULL);
+	expect("little-endian ELF headers of EM_S390, its memory big-endian", EM_S390, ELFDATA2LSB, LE, NULL,
+	       X86_64_LINES, &arch_s390x, NULL);
+	expect("kdump header s390x", EM_NONE, 0, BE, "s390x", X86_64_LINES, &arch_s390x, NULL);
+	expect("little-endian kdump header s390x", EM_NONE, 0, LE, "s390x", X86_64_LINES, NULL,
+	       "cannot be settled: the dump's header is little-endian, and its utsname says s390x, which is "
+	       "big-endian");
+	expect("no machine, s390x's VMCOREINFO", EM_NONE, 0, BE, NULL, S390X_LINES, &arch_s390x, NULL);
 	expect("no machine, x86_64's VMCOREINFO", EM_NONE, 0, LE, NULL, X86_64_LINES, &arch_x86_64, NULL);
 	expect("no machine, init_level4_pgt alone (before 4.13)", EM_NONE, 0, LE, NULL,
 	       "SYMBOL(init_level4_pgt)=ffffffff81e0a000\n", &arch_x86_64, NULL);
@@ -164,7 +174,7 @@ static void test_real(void)
 			continue;
 		err = arch_from_vmcoreinfo(vi, &got);
 		known = !strcmp(machine, arch_x86_64.name) || !strcmp(machine, arch_arm64.name) ||
-			!strcmp(machine, arch_riscv64.name);
+			!strcmp(machine, arch_riscv64.name) || !strcmp(machine, arch_s390x.name);
 		if (known)
 			check(!err && got && !strcmp(got->name, machine), "%s: VMCOREINFO says %s, as uname -a",
 			      path, machine);

@@ -11,7 +11,9 @@
  *  - 7.1 and later (VMCOREINFO of 7.2.13+deb14-amd64): page.compound_info
  *    for compound_head, hugetlb, slab and unaccepted pages by page type
  *    (6.9+, 6.10+), no PG_slab;
- * and page_layout_read must read the same from VMCOREINFO texts.
+ * and page_layout_read must read the same from VMCOREINFO texts.  Each
+ * generation's pages are crafted little-endian and again big-endian (the
+ * layout's order), which must classify alike.
  *
  * The expected categories are upstream makedumpfile's rules
  * (__exclude_unnecessary_pages, page_is_buddy_v3, isAnon, isSlab,
@@ -49,10 +51,14 @@
 
 static const char *const cat_names[] = { "none", "compound tail", "free", "cache", "cache_private", "user", "hwpoison", "offline" };
 
+/* The byte order the pages are crafted in: each test runs in both. */
+static enum byte_order pages_order = BYTE_ORDER_LITTLE;
+
 static struct page_layout layout_61(void)
 {
 	return (struct page_layout){
-		.size = SZ, .flags = 0, .mapping = 24, .mapcount = 48, .private = 40, .compound_head = 8,
+		.size = SZ, .order = pages_order,
+		.flags = 0, .mapping = 24, .mapcount = 48, .private = 40, .compound_head = 8,
 		.compound_order = 17, .compound_dtor = 16, .order_is_byte = true,
 		.pg_lru = 4, .pg_private = 13, .pg_swapcache = 10, .pg_swapbacked = 19, .pg_slab = 9,
 		.pg_hwpoison = 23, .pg_head_mask = 1 << 16, .pg_hugetlb = NF,
@@ -77,7 +83,8 @@ static struct page_layout layout_66(void)
 static struct page_layout layout_72(void)
 {
 	return (struct page_layout){
-		.size = SZ, .flags = 0, .mapping = 24, .mapcount = 48, .private = 40, .compound_head = 8,
+		.size = SZ, .order = pages_order,
+		.flags = 0, .mapping = 24, .mapcount = 48, .private = 40, .compound_head = 8,
 		.compound_order = 0, .compound_dtor = 0, .order_is_byte = true,
 		.pg_lru = 5, .pg_private = 14, .pg_swapcache = 10, .pg_swapbacked = 17, .pg_slab = NF,
 		.pg_hwpoison = 21, .pg_head_mask = 1 << 6, .pg_hugetlb = NF,
@@ -94,6 +101,7 @@ struct pages {
 
 static void put64(unsigned char *p, int64_t off, uint64_t v)
 {
+	v = host_to_dump64(pages_order, v);
 	memcpy(p + off, &v, 8);
 }
 
@@ -102,7 +110,13 @@ static uint64_t get64(const unsigned char *p, int64_t off)
 	uint64_t v;
 
 	memcpy(&v, p + off, 8);
-	return v;
+	return dump_to_host64(pages_order, v);
+}
+
+static void put32(unsigned char *p, int64_t off, uint32_t v)
+{
+	v = host_to_dump32(pages_order, v);
+	memcpy(p + off, &v, 4);
 }
 
 /* An ordinary allocated page: no flags, no mapping, _mapcount -1, a refcount. */
@@ -112,9 +126,9 @@ static struct pages plain(const struct page_layout *l)
 	uint32_t mapcount = (uint32_t)-1, refcount = 1;
 
 	memset(&p, 0, sizeof(p));
-	memcpy(p.b + l->mapcount, &mapcount, 4);
-	memcpy(p.b + 52, &refcount, 4);
-	memcpy(p.b + SZ + l->mapcount, &mapcount, 4);
+	put32(p.b, l->mapcount, mapcount);
+	put32(p.b, 52, refcount);
+	put32(p.b, SZ + l->mapcount, mapcount);
 	return p;
 }
 
@@ -125,9 +139,7 @@ static void set_flag(struct pages *p, const struct page_layout *l, int64_t bit)
 
 static void set_mapcount(struct pages *p, const struct page_layout *l, int64_t value)
 {
-	uint32_t v = (uint32_t)value;
-
-	memcpy(p->b + l->mapcount, &v, 4);
+	put32(p->b, l->mapcount, (uint32_t)value);
 }
 
 /* Makes @p a compound head of @order; the tail says so the way @l's kernel does. */
@@ -641,6 +653,13 @@ int main(void)
 	test_61();
 	test_66();
 	test_72();
+	/* s390x's struct pages: the same pages, every field big-endian. */
+	pages_order = BYTE_ORDER_BIG;
+	printf("big-endian struct pages:\n");
+	test_61();
+	test_66();
+	test_72();
+	pages_order = BYTE_ORDER_LITTLE;
 	test_classifies();
 	test_layout_read();
 	test_contradiction();
