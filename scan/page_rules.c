@@ -269,7 +269,7 @@ static bool is_cache(const struct page_layout *l, uint64_t flags)
 
 bool page_flags_contradict(const struct page_layout *l, const unsigned char *page)
 {
-	uint64_t flags = field_u64(page, l->flags);
+	uint64_t flags = field_u64(l, page, l->flags);
 
 	return l->pg_reserved != NOT_FOUND && flag_set(flags, l->pg_reserved) && flag_set(flags, l->pg_lru);
 }

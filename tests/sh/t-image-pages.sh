@@ -16,8 +16,8 @@
 #  - 6.1-kdump with image pages marked PG_lru in a copy: ours keeps every
 #    page it keeps of the dump unmarked (upstream 1.7.2's output for it),
 #    upstream's head drops the marked ones.
-#  - ppc64el and riscv64 put init before data: the image's pages are the
-#    guest kallsyms' sections, quietly.
+#  - ppc64el and riscv64 put init before data, s390x between data and bss:
+#    the image's pages are the guest kallsyms' sections, quietly.
 #  - arm64 Debian kernels list no data symbols: the rule goes without the
 #    image, said only at the debug level.
 . "$(dirname "$0")/../lib.sh" || exit 2
@@ -269,9 +269,9 @@ else
 	skip image-pages-arm64-quiet "no $VMCORES/6.1-arm64-kdump"
 fi
 
-# ppc64el and riscv64 put init before their data: the image's extent is
-# their sections as the guest's kallsyms bound them, and nothing is said.
-for name in 6.12-ppc64el-qemu 6.12-riscv64-qemu; do
+# ppc64el and riscv64 put init before their data, s390x after it: the
+# extent is their sections as the guests' kallsyms bound them, quietly.
+for name in 6.12-ppc64el-qemu 6.12-riscv64-qemu 6.12-s390x-qemu; do
 	if ! dump=$(fixture $name.elf); then
 		skip image-pages-$name "no $VMCORES/$name"
 		continue
