@@ -45,6 +45,7 @@
 #include "input/vmcoreinfo.h"
 #include "kernel/kallsyms.h"
 #include "memory/reader.h"
+#include "util/byte_order.h"
 #include "util/message.h"
 
 /* Far above any real kernel (7.2 has about 200,000). */
@@ -158,6 +159,8 @@ static struct mdf_error *read_tokens(struct memory *mem, const struct kallsyms_t
 	err = read_or_report(mem, t->token_index, tok->index, sizeof(tok->index), "kallsyms_token_index");
 	if (err)
 		return err;
+	for (int i = 0; i < NR_TOKENS; i++)
+		tok->index[i] = dump_to_host16(mem_byte_order(mem), tok->index[i]);
 	for (int i = 0; i < NR_TOKENS; i++)
 		if (tok->index[i] > max_index)
 			max_index = tok->index[i];
@@ -345,7 +348,9 @@ static struct mdf_error *read_address(const struct kallsyms *ks, enum kallsyms_e
 		err = read_or_report(ks->mem, ks->t.addresses + (uint64_t)i * 8, &absolute, 8,
 				     "kallsyms_addresses");
 	if (!err)
-		*addr = decode_address(&ks->t, encoding, i, offset, absolute);
+		*addr = decode_address(&ks->t, encoding, i,
+				       (int32_t)dump_to_host32(mem_byte_order(ks->mem), (uint32_t)offset),
+				       dump_to_host64(mem_byte_order(ks->mem), absolute));
 	return err;
 }
 
@@ -368,8 +373,9 @@ struct mdf_error *kallsyms_addresses(const struct kallsyms *ks, uint64_t *addrs)
 	if (!err && ks->t.has_addresses)
 		err = read_or_report(ks->mem, ks->t.addresses, addrs, count * sizeof(*addrs), "kallsyms_addresses");
 	for (size_t i = 0; i < count && !err; i++)
-		addrs[i] = decode_address(&ks->t, ks->encoding, (uint32_t)i, offsets ? offsets[i] : 0,
-					  ks->t.has_addresses ? addrs[i] : 0);
+		addrs[i] = decode_address(&ks->t, ks->encoding, (uint32_t)i,
+					  offsets ? (int32_t)dump_to_host32(mem_byte_order(ks->mem), (uint32_t)offsets[i]) : 0,
+					  ks->t.has_addresses ? dump_to_host64(mem_byte_order(ks->mem), addrs[i]) : 0);
 	free(offsets);
 	return err;
 }
@@ -618,6 +624,8 @@ struct mdf_error *kallsyms_new(struct memory *mem, const struct vmcoreinfo *vi, 
 	err = ks->window ? find_tables(vi, &ks->t) : &mdf_error_enomem;
 	if (!err)
 		err = read_or_report(mem, ks->t.num_syms, &ks->count, sizeof(ks->count), "kallsyms_num_syms");
+	if (!err)
+		ks->count = dump_to_host32(mem_byte_order(mem), ks->count);
 	if (!err && (ks->count == 0 || ks->count > MAX_SYMBOLS))
 		err = mdf_error(-MDF_ECORRUPT,
 				"kallsyms_num_syms at 0x%llx is %u, outside 1..%u: corrupt kallsyms",
@@ -625,6 +633,8 @@ struct mdf_error *kallsyms_new(struct memory *mem, const struct vmcoreinfo *vi, 
 	if (!err && ks->t.has_relative_base)
 		err = read_or_report(mem, ks->t.relative_base, &ks->t.relative_base, sizeof(ks->t.relative_base),
 				     "kallsyms_relative_base");
+	if (!err && ks->t.has_relative_base)
+		ks->t.relative_base = dump_to_host64(mem_byte_order(mem), ks->t.relative_base);
 	if (!err)
 		err = read_tokens(mem, &ks->t, &ks->tok);
 	if (!err)

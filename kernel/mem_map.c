@@ -21,6 +21,7 @@
 #include "kernel/mem_map.h"
 #include "kernel/kernel.h"
 #include "memory/reader.h"
+#include "util/byte_order.h"
 #include "util/error.h"
 #include "util/message.h"
 #include "util/search.h"
@@ -119,6 +120,8 @@ static struct mdf_error *read_sections(struct mem_map *map, struct kernel *k)
 						     roots_addr);
 				goto out;
 			}
+			for (uint64_t i = 0; i < nr_roots; i++)
+				roots[i] = dump_to_host64(mem_byte_order(map->mem), roots[i]);
 		}
 		for (uint64_t nr = 0; nr < map->nr_sections; nr++) {
 			uint64_t root = extreme ? roots[nr / sections_per_root] : roots_addr;
