@@ -8,6 +8,11 @@
 #                 kernel under QEMU (TCG) and check its dumps against host runs and
 #                 upstream (tests/kdump/run.sh; a minute or two; skips without QEMU or
 #                 a Debian kernel package); not part of make check
+# make check-cross  cross-build this makedumpfile and its extensions for arm64, ppc64el,
+#                 s390x and riscv64 and run each under qemu-user on the shared dumps: the
+#                 host build's files, byte for byte (.ci/cross; CROSS_DUMPS=one-per-arch
+#                 for one dump per architecture and byte order, CROSS_ARCHES=s390x for
+#                 fewer; skips what lacks a cross compiler, qemu-user or a mirror)
 # make fuzz       build the libFuzzer harnesses of tests/fuzz with clang in build/fuzz,
 #                 make their seed corpora, replay tests/fuzz/regressions, then fuzz
 #                 each for FUZZ_SECONDS (default 10; of its own CPU time with FUZZ_CPU=1);
@@ -80,7 +85,7 @@ MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 TEST_TOOLS := $(BUILD)/tests/failio.so $(BUILD)/tests/dumpread $(BUILD)/tests/walkread $(BUILD)/tests/erasetool $(if $(wildcard tests/gen/*.c),$(BUILD)/tests/mkvmcore)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/*.c))
 
-.PHONY: all check check-kdump check-distro bench clean tests demo extensions install uninstall layering fuzz fuzz-quick
+.PHONY: all check check-kdump check-distro check-cross bench clean tests demo extensions install uninstall layering fuzz fuzz-quick
 all: $(BIN)
 
 # Extensions call into the executable: it exports their API, and only that,
@@ -205,6 +210,11 @@ check-kdump: $(BIN) $(EXTENSIONS)
 check-distro: $(BIN)
 	@mkdir -p $(BUILD)/tests
 	MDF=$(abspath $(BIN)) TOOLS=$(abspath $(BUILD)/tests) tests/distro/run.sh
+
+CROSS_DUMPS ?= all
+# It runs make itself, for the host's build and each architecture's.
+check-cross:
+	.ci/cross --dumps $(CROSS_DUMPS) $(CROSS_ARCHES)
 
 $(BUILD)/tests/kallsyms_bench: bench/kallsyms_bench.c $(CORE_OBJS)
 	@mkdir -p $(dir $@)

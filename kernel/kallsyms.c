@@ -47,6 +47,7 @@
 #include "input/vmcoreinfo.h"
 #include "kernel/kallsyms.h"
 #include "memory/reader.h"
+#include "util/byte_order.h"
 #include "util/message.h"
 
 /* Far above any real kernel (7.2 has about 200,000). */

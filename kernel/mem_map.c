@@ -21,6 +21,7 @@
 #include "kernel/mem_map.h"
 #include "kernel/kernel.h"
 #include "memory/reader.h"
+#include "util/byte_order.h"
 #include "util/error.h"
 #include "util/message.h"
 #include "util/search.h"
