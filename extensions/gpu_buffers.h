@@ -432,7 +432,7 @@ static int64_t gpu_discard_pages(struct gpu_filter *f, const char *what, uint64_
 	for (uint64_t i = 0; i < count && !err; i += GPU_PAGES_CHUNK) {
 		uint64_t n = count - i < GPU_PAGES_CHUNK ? count - i : GPU_PAGES_CHUNK;
 
-		err = mdf_read_kvaddr(pages + 8 * i, buf, n * 8);
+		err = mdf_read_u64_array(pages + 8 * i, buf, n);
 		if (err) {
 			if (gpu_say(f))
 				mdf_log(MDF_LOG_ERROR, "%s at 0x%" PRIx64 ": its pages array at 0x%" PRIx64

@@ -79,6 +79,12 @@ int mdf_read_u64(uint64_t vaddr, uint64_t *value);
 int mdf_read_u32(uint64_t vaddr, uint32_t *value);
 /* Since API version 4. */
 int mdf_read_u16(uint64_t vaddr, uint16_t *value);
+/*
+ * @count consecutive 64-bit integers (an array of pointers, say) at
+ * @vaddr, in the host's order: one read, where mdf_read_kvaddr() would
+ * leave them in the dumped machine's.  Since API version 4.
+ */
+int mdf_read_u64_array(uint64_t vaddr, uint64_t *values, size_t count);
 /* A NUL-terminated string of at most @size bytes (terminated at size - 1). */
 int mdf_read_string(uint64_t vaddr, char *buf, size_t size);
 /* Kernel virtual to physical address. */
