@@ -53,6 +53,7 @@
 #include "scan/unused_vmemmap.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/stage_times.h"
 #include "util/vec.h"
 #include "util/version.h"
 
@@ -433,8 +434,13 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 		err = open_memory(ctx);
 	if (!err && ctx->opt.vtop)
 		print_vtop(ctx);
-	if (!err)
+	if (!err) {
+		enum run_stage was = stage_enter(STAGE_CLASSIFY);
+
 		err = print_error(page_scan_new(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan));
+		stage_enter(was);
+		stage_times_sample_memory();
+	}
 	if (err)
 		return err;
 	/* The config's erasures first: the erase information lists them before the extensions'. */
@@ -981,6 +987,7 @@ int main(int argc, char **argv)
 	struct mdf_context ctx = { 0 };
 	int err;
 
+	stage_times_init();
 	err = options_parse(argc, argv, &ctx.opt);
 	/* --check-params, as upstream's: the checks made before a file is opened, and no more. */
 	if (!err && ctx.opt.check_params && ctx.opt.mode != MODE_HELP && ctx.opt.mode != MODE_VERSION) {
@@ -1069,6 +1076,7 @@ int main(int argc, char **argv)
 	}
 out:
 	close_context(&ctx);
+	stage_times_report();
 	/* Upstream's status for a kernel file that is not the dump's. */
 	return err == -MDF_EWRONGKERNEL ? 2 : err ? EXIT_FAILURE : EXIT_SUCCESS;
 }

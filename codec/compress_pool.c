@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "codec/compress_pool.h"
+#include "util/stage_times.h"
 #include "util/zero_page.h"
 
 enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_QUEUED, SLOT_WORKING, SLOT_DONE, SLOT_TAKEN };
@@ -92,6 +93,7 @@ static void *worker(void *arg)
 	struct worker_arg *w = arg;
 	struct compress_pool *pool = w->pool;
 
+	stage_enter(STAGE_COMPRESS);
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
 		struct slot *s = NULL;
@@ -109,6 +111,7 @@ static void *worker(void *arg)
 	}
 	pthread_mutex_unlock(&pool->lock);
 	free(w);
+	stage_thread_end();
 	return NULL;
 }
 
@@ -237,8 +240,12 @@ void compress_pool_submit(struct compress_pool *pool, struct compress_batch *bat
 {
 	struct slot *s = slot_of(batch);
 
-	if (!pool->nr_threads)
+	if (!pool->nr_threads) {
+		enum run_stage was = stage_enter(STAGE_COMPRESS);
+
 		compress_batch(pool, pool->compressors[0], batch);
+		stage_enter(was);
+	}
 	pthread_mutex_lock(&pool->lock);
 	s->seq = pool->next_seq++;
 	s->state = pool->nr_threads ? SLOT_QUEUED : SLOT_DONE;

@@ -51,6 +51,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/message.h"
+#include "util/stage_times.h"
 
 /*
  * The two output streams are written in pieces of at most these sizes:
@@ -364,6 +365,7 @@ static struct mdf_error *classify_cycle(struct kdump_writer *w, uint64_t i,
 {
 	uint64_t start = i * w->p->cycle_pfns, end = cycle_end(w, i);
 	struct mdf_error *err = NULL;
+	enum run_stage was;
 
 	*len = (size_t)div_round_up(end - start, 8);
 	memset(w->dumpable, 0, *len);
@@ -374,7 +376,9 @@ static struct mdf_error *classify_cycle(struct kdump_writer *w, uint64_t i,
 		unsigned int tail = (unsigned int)((to - from) % 8);
 
 		memset(w->present, 0, piece);
+		was = stage_enter(STAGE_CLASSIFY);
 		err = w->src->classify(w->src->ctx, from, to, w->present, dumpable, counts);
+		stage_enter(was);
 		if (err) {
 			progress_break(&w->progress);
 			return err;
@@ -567,6 +571,7 @@ static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batc
 				    struct page_counts *counts)
 {
 	const struct kdump_writer_params *p = w->p;
+	enum run_stage was = stage_enter(STAGE_WRITE);
 	struct mdf_error *err = NULL;
 
 	if (b->error) {
@@ -590,6 +595,7 @@ static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batc
 		}
 	}
 	compress_pool_release(w->pool, b);
+	stage_enter(was);
 	return err;
 }
 
@@ -725,6 +731,7 @@ static struct mdf_error *write_pages(struct kdump_writer *w, struct page_counts 
 	}
 	progress_start(&w->progress, PROGRESS_COPY, w->part_dumpable);
 	w->copying = true;
+	stage_enter(STAGE_READ);
 	for (uint64_t i = 0; i < w->nr_cycles && !err; i++) {
 		uint64_t from, to;
 
@@ -739,6 +746,8 @@ static struct mdf_error *write_pages(struct kdump_writer *w, struct page_counts 
 	}
 	if (!err)
 		err = drain_all(w, counts);
+	stage_enter(STAGE_WRITE);
+	stage_times_sample_memory();
 	if (!err)
 		err = flush_streams(w);
 	if (!err)
