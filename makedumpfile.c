@@ -330,6 +330,18 @@ static struct mdf_error *read_input_page(void *ctx, uint64_t pfn, void *buf)
 	return &page_source_unreadable;
 }
 
+/* As read_input_page(), for the run of pages the input reads in bulk. */
+static size_t read_input_pages(void *ctx, const uint64_t *pfns, size_t count, void *buf)
+{
+	struct page_source_ctx *source = ctx;
+	size_t page_size = source->input->page_size;
+	size_t n = input_read_pages(source->input, pfns, count, buf);
+
+	for (size_t i = 0; i < n; i++)
+		erase_set_apply(source->erase, pfns[i], (unsigned char *)buf + i * page_size);
+	return n;
+}
+
 /*
  * The erase information of the new dump: what the input already had (a
  * dump re-filtered keeps it), then what this run erased in the pages it
@@ -459,6 +471,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	job->source_ctx.erase = &job->erase;
 	job->source.classify = classify_cycle;
 	job->source.read_page = read_input_page;
+	job->source.read_pages = read_input_pages;
 	job->source.eraseinfo = dump_eraseinfo;
 	job->source.ctx = &job->source_ctx;
 	job->max_pfn = page_scan_max_pfn(job->scan);

@@ -61,13 +61,14 @@ static void compress_batch(const struct compress_pool *pool, struct codec_compre
 		if (b->zero[i])
 			continue;
 		/* Compressed only when that makes the page smaller, as upstream. */
-		b->error = codec_compress(c, page, out, ps - 1, &len);
+		len = 0;
+		if (pool->codec != CODEC_NONE)
+			b->error = codec_compress(c, page, out, ps - 1, &len);
 		if (b->error) {
 			b->error_index = i;
 			return;
 		}
 		if (!len) {
-			memcpy(out, page, ps);
 			b->size[i] = (uint32_t)ps;
 			b->compressed[i] = false;
 		} else {

@@ -29,8 +29,9 @@ struct compress_batch {
 	bool unreadable[COMPRESS_BATCH_PAGES];
 	/*
 	 * Filled by the pool: a zero page (when zero pages are looked for), or
-	 * @size bytes at packed + i * page_size, @compressed with the pool's
-	 * codec or stored as it is (size == page_size).
+	 * @size bytes, @compressed with the pool's codec at packed + i *
+	 * page_size, or stored as it is (size == page_size), where it was
+	 * read: compress_batch_data() says where.
 	 */
 	bool zero[COMPRESS_BATCH_PAGES];
 	uint32_t size[COMPRESS_BATCH_PAGES];
@@ -42,6 +43,13 @@ struct compress_batch {
 };
 
 struct compress_pool;
+
+/* The bytes to store of page @i of @b, compressed or as read. */
+static inline const unsigned char *compress_batch_data(const struct compress_batch *b, size_t i,
+						       size_t page_size)
+{
+	return (b->compressed[i] ? b->packed : b->pages) + i * page_size;
+}
 
 /*
  * @threads 0 compresses in the caller's thread, at submission.  With
