@@ -542,6 +542,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	params->notes_size = ctx->input->notes_size;
 	params->cycle_pfns = job->cycle_pfns;
 	params->threads = policy_compression_threads(&ctx->opt);
+	params->threads_asked = ctx->opt.num_threads_set;
 	params->remove_when_full = job->remove_when_full;
 }
 

@@ -53,12 +53,16 @@ static inline const unsigned char *compress_batch_data(const struct compress_bat
 
 /*
  * @threads 0 compresses in the caller's thread, at submission.  With
- * @find_zero, pages of zeros are flagged instead of compressed.  Fails
- * with -ELIBACC when the codec's library cannot be loaded, saying why, or
- * when a worker or its memory cannot be had.
+ * @try_inline, the first batches are compressed there too, timed, to
+ * learn whether the workers pay for their handoffs on these pages, here:
+ * if not, every batch stays in the caller's thread (compress_pool.c
+ * says how it decides).  With @find_zero, pages of zeros are flagged
+ * instead of compressed.  Fails with -ELIBACC when the codec's library
+ * cannot be loaded, saying why, or when a worker or its memory cannot be
+ * had.
  */
 struct mdf_error *compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threads,
-				    bool find_zero, struct compress_pool **out);
+				    bool try_inline, bool find_zero, struct compress_pool **out);
 /* Waits for the workers and frees everything. */
 void compress_pool_free(struct compress_pool *pool);
 

@@ -309,7 +309,8 @@ static struct mdf_error *allocate_buffers(struct kdump_writer *w)
 	    (w->nr_cycles > 1 && !w->cycle_hash))
 		return mdf_error(-ENOMEM, "%s: no memory for the writer's buffers (bitmaps of %zu "
 				 "bytes per cycle)", w->path, bitmap);
-	err = compress_pool_new(p->codec, p->page_size, p->threads, p->dump_level & DL_EXCLUDE_ZERO,
+	err = compress_pool_new(p->codec, p->page_size, p->threads, !p->threads_asked,
+				p->dump_level & DL_EXCLUDE_ZERO,
 				&w->pool);
 	return err ? mdf_error_wrap(err, "%s", w->path) : NULL;
 }
