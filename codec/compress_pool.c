@@ -42,7 +42,7 @@ struct compress_pool {
 	uint64_t next_seq;   /* the number the next submitted batch gets */
 	uint64_t next_out;   /* the number of the batch to be taken back next */
 	bool stopping;
-	/* Whether the workers are worth their handoff: decided on the first batch. */
+	/* Whether the workers are worth their handoffs: decided on the first full batches. */
 	enum { WORKERS_UNDECIDED, WORKERS_USED, WORKERS_IDLE } workers;
 	/* Wall time of a batch's round trip through a worker, measured at start. */
 	uint64_t handoff_ns;
