@@ -53,6 +53,7 @@
 #include "scan/unused_vmemmap.h"
 #include "util/error.h"
 #include "util/message.h"
+#include "util/stage_times.h"
 #include "util/vec.h"
 #include "util/version.h"
 
@@ -329,6 +330,18 @@ static struct mdf_error *read_input_page(void *ctx, uint64_t pfn, void *buf)
 	return &page_source_unreadable;
 }
 
+/* As read_input_page(), for the run of pages the input reads in bulk. */
+static size_t read_input_pages(void *ctx, const uint64_t *pfns, size_t count, void *buf)
+{
+	struct page_source_ctx *source = ctx;
+	size_t page_size = source->input->page_size;
+	size_t n = input_read_pages(source->input, pfns, count, buf);
+
+	for (size_t i = 0; i < n; i++)
+		erase_set_apply(source->erase, pfns[i], (unsigned char *)buf + i * page_size);
+	return n;
+}
+
 /*
  * The erase information of the new dump: what the input already had (a
  * dump re-filtered keeps it), then what this run erased in the pages it
@@ -433,8 +446,13 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 		err = open_memory(ctx);
 	if (!err && ctx->opt.vtop)
 		print_vtop(ctx);
-	if (!err)
+	if (!err) {
+		enum run_stage was = stage_enter(STAGE_CLASSIFY);
+
 		err = print_error(page_scan_new(ctx->input, ctx->memory, ctx->kernel, dump_level, &job->scan));
+		stage_enter(was);
+		stage_times_sample_memory();
+	}
 	if (err)
 		return err;
 	/* The config's erasures first: the erase information lists them before the extensions'. */
@@ -453,6 +471,7 @@ static int start_job(struct mdf_context *ctx, int dump_level, bool extensions,
 	job->source_ctx.erase = &job->erase;
 	job->source.classify = classify_cycle;
 	job->source.read_page = read_input_page;
+	job->source.read_pages = read_input_pages;
 	job->source.eraseinfo = dump_eraseinfo;
 	job->source.ctx = &job->source_ctx;
 	job->max_pfn = page_scan_max_pfn(job->scan);
@@ -523,6 +542,7 @@ static void kdump_params(struct mdf_context *ctx, const struct dump_job *job,
 	params->notes_size = ctx->input->notes_size;
 	params->cycle_pfns = job->cycle_pfns;
 	params->threads = policy_compression_threads(&ctx->opt);
+	params->threads_asked = ctx->opt.num_threads_set;
 	params->remove_when_full = job->remove_when_full;
 }
 
@@ -981,6 +1001,7 @@ int main(int argc, char **argv)
 	struct mdf_context ctx = { 0 };
 	int err;
 
+	stage_times_init();
 	err = options_parse(argc, argv, &ctx.opt);
 	/* --check-params, as upstream's: the checks made before a file is opened, and no more. */
 	if (!err && ctx.opt.check_params && ctx.opt.mode != MODE_HELP && ctx.opt.mode != MODE_VERSION) {
@@ -1069,6 +1090,7 @@ int main(int argc, char **argv)
 	}
 out:
 	close_context(&ctx);
+	stage_times_report();
 	/* Upstream's status for a kernel file that is not the dump's. */
 	return err == -MDF_EWRONGKERNEL ? 2 : err ? EXIT_FAILURE : EXIT_SUCCESS;
 }

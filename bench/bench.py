@@ -26,7 +26,10 @@ runs without that upstream.  --pin CPU runs every program under taskset
 -c CPU.  --caveat NAME@DUMP=TEXT marks that upstream's ratios on that dump
 with a footnote.  --results FILE appends one JSON line per dump, job and
 program, with the medians and the table's NAME, for summary.py and
-scaling.py.
+scaling.py.  --stages adds, under ours, the CPU seconds of each stage
+(setup, classify, read, compress, write) and the anonymous memory
+(RssAnon; the rss column is all memory, mapped page cache included), as
+ours measures them itself, in runs of their own.
 """
 import argparse
 import json
@@ -39,7 +42,10 @@ import sys
 import time
 
 
-def run_once(argv, out_path):
+STAGE_LINE = re.compile(r'^stage CPU seconds: (.*); RssAnon peak (\d+) KiB, VmHWM (\d+) KiB$', re.M)
+
+
+def run_once(argv, out_path, env=None):
     """Wall, user+sys seconds, max RSS (KiB), output size and the report's
     original and remaining pages of one run.  The run goes through
     /usr/bin/time for its max RSS (%M): a Python child would report the
@@ -52,7 +58,8 @@ def run_once(argv, out_path):
     stats = out_path + '.time'
     with open(out_path + '.stdout', 'w+b') as report, open(out_path + '.stderr', 'w+b') as errors:
         start = time.perf_counter()
-        proc = subprocess.Popen(['/usr/bin/time', '-f', '%M', '-o', stats] + argv, stdout=report, stderr=errors)
+        proc = subprocess.Popen(['/usr/bin/time', '-f', '%M', '-o', stats] + argv, stdout=report, stderr=errors,
+                                env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -70,7 +77,24 @@ def run_once(argv, out_path):
         os.unlink(out_path)
     pages = [int(m.group(1), 16) if m else 0 for m in
              (re.search(label + r'\s*:\s*0x([0-9a-f]+)', text) for label in ('Original pages', 'Remaining pages'))]
-    return wall, usage.ru_utime + usage.ru_stime, rss, size, pages[0], pages[1]
+    stages = STAGE_LINE.search(err)
+    if stages:
+        words = stages.group(1).split()
+        stages = dict((words[i], float(words[i + 1])) for i in range(0, len(words) - 1, 2))
+        stages['RssAnon MiB'] = int(STAGE_LINE.search(err).group(2)) / 1024
+    return wall, usage.ru_utime + usage.ru_stime, rss, size, pages[0], pages[1], stages
+
+
+def stage_line(binary_argv, out, runs, pin):
+    """Ours again, each stage's CPU seconds and its anonymous memory as it
+    measures them itself (MAKEDUMPFILE_STAGE_TIMES), medians of @runs runs
+    apart from the paired ones, so that the clock's cost stays out of those."""
+    env = dict(os.environ, MAKEDUMPFILE_STAGE_TIMES='1')
+    samples = [run_once(pin + binary_argv + [out], out, env)[6] for _ in range(runs)]
+    samples = [s for s in samples if s]
+    if not samples:
+        return None
+    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
 
 
 def supports(binary, args):
@@ -117,6 +141,8 @@ def main():
     ap.add_argument('--caveat', action='append', default=[], metavar='NAME@DUMP=TEXT')
     ap.add_argument('--dump', action='append', default=[])
     ap.add_argument('--job', action='append', default=[])
+    ap.add_argument('--stages', action='store_true',
+                    help="after each dump's rounds, ours' own figures per stage and its RssAnon")
     a = ap.parse_args()
 
     binaries = {'ours': a.ours}
@@ -151,7 +177,7 @@ def main():
                     out = os.path.join(a.workdir, 'bench-%s.out' % p)
                     argv = pin + [binaries[p], '-f', '--message-level', '23'] + per_program[p] + [dpath, out]
                     samples[p].append(run_once(argv, out))
-            cols = {p: list(zip(*samples[p])) for p in progs}
+            cols = {p: list(zip(*[r[:6] for r in samples[p]])) for p in progs}
             med = {p: [statistics.median(c) for c in cols[p]] for p in progs}
             for p in progs:
                 m = med[p]
@@ -172,11 +198,18 @@ def main():
                     line += '        %s %s %s' % (fmt_ratio(ratios['wall'], mark), fmt_ratio(ratios['cpu'], mark),
                                                   fmt_ratio(ratios['rss'], mark))
                 print(line.rstrip(), flush=True)
+                stages = None
+                if p == 'ours' and a.stages:
+                    out = os.path.join(a.workdir, 'bench-ours.out')
+                    stages = stage_line([binaries[p], '-f'] + per_program[p] + [dpath], out, a.runs, pin)
+                    if stages:
+                        print('%-25s %s' % ('', '  '.join('%s %.3f' % (k, v) if 'MiB' not in k else
+                                                          '%s %.1f' % (k, v) for k, v in stages.items())))
                 if results:
                     results.write(json.dumps({
                         'table': a.table, 'dump': dname, 'job': label, 'program': p, 'pin': a.pin, 'runs': a.runs,
                         'wall': m[0], 'cpu': m[1], 'rss_kib': m[2], 'size': m[3],
-                        'input_gib': m[4] * 4096 / 2**30, 'ratios': ratios}) + '\n')
+                        'input_gib': m[4] * 4096 / 2**30, 'ratios': ratios, 'stages': stages}) + '\n')
                     results.flush()
     for i, text in enumerate(footnotes):
         print('%s %s' % ('*' * (i + 1), text))

@@ -81,9 +81,12 @@ echo "   medians of the $RUNS paired ratios of a round; user+sys and max RSS tak
 /usr/bin/python3 "$PROJECT/bench/bench.py" --ours "$MDF" "${upstreams[@]}" "${caveat[@]}" \
 	--runs "$RUNS" --workdir "$WORK" --results "$RESULTS" --table targets "${targets[@]}" \
 	--job "-d 31 -l=-l -d 31" --job "-d 31 -c=-c -d 31" --job "-d 31 uncompressed=-d 31"
+echo
+echo "== the same pinned to one CPU, and -z; under ours, its own CPU seconds per stage and its"
+echo "   anonymous memory (RssAnon: the rss column counts mapped pages of the dump too)"
 /usr/bin/python3 "$PROJECT/bench/bench.py" --ours "$MDF" "${upstreams[@]}" "${caveat[@]}" --pin 0 \
-	--runs "$RUNS" --workdir "$WORK" --results "$RESULTS" --table targets-pinned "${targets[@]}" \
-	--job "-d 31 -l=-l -d 31" --job "-d 31 -c=-c -d 31" --job "-d 31 uncompressed=-d 31"
+	--runs "$RUNS" --workdir "$WORK" --results "$RESULTS" --table targets-pinned --stages "${targets[@]}" \
+	--job "-d 31 -l=-l -d 31" --job "-d 31 -z=-z -d 31" --job "-d 31 -c=-c -d 31" --job "-d 31 uncompressed=-d 31"
 
 # The other jobs, against upstream's head (the release has neither snappy
 # nor zstd), on every dump but gen-16g (-d 1 -l writes 166 MB of it, 25 s a

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The targets of issue 28's "Done when", each with its measured figure.
+"""The targets of issues 28 and 38's "Done when", each with its measured figure.
 
 summary.py --results FILE [--caveat NAME@DUMP=TEXT]...
 
@@ -58,6 +58,15 @@ def main():
                 print(('  %-36s %s' % (name, ''.join(cell(found.get(u), key, limit) for u in upstreams))).rstrip())
         if not upstreams:
             print('  not measured: no upstream makedumpfile')
+
+    # Issue 38: pinned to one CPU, CPU against upstream's head in the same run.
+    print("pinned to one CPU, CPU vs head: no codec <= 0.6x, -l <= 0.9x, -z <= 0.9x, -c <= 0.5x")
+    pinned = [r for r in bench if r['table'] == 'targets-pinned' and r['program'] == 'head']
+    for job, limit in (('-d 31 uncompressed', 0.6), ('-d 31 -l', 0.9), ('-d 31 -z', 0.9), ('-d 31 -c', 0.5)):
+        for r in (r for r in pinned if r['job'] == job):
+            print(('  %-36s %s' % ('%s, %s' % (job, r['dump']), cell(r, 'cpu', limit))).rstrip())
+    if not pinned:
+        print("  not measured: no upstream head")
 
     print('--config erasing every comm, vs head with comm_eraser.so: CPU <= 0.70x, max RSS <= 1.00x')
     config = [r for r in bench if r['table'] == 'config' and r['program'] != 'ours']

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "cli/run_policy.h"
@@ -62,22 +63,41 @@ static long usable_cpus(void)
 	return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+/*
+ * Of @cpus, those the rest of the machine leaves idle, by the load
+ * average of the last minute (rounded): a worker beyond them would only
+ * take turns with other programs, and its handoffs would cost CPU for
+ * nothing.  All of them when the load is unknown.
+ */
+static long idle_cpus(long cpus, double *load)
+{
+	long idle;
+
+	if (getloadavg(load, 1) != 1)
+		return cpus;
+	idle = (long)((double)cpus - *load + 0.5);
+	return idle < 0 ? 0 : idle > cpus ? cpus : idle;
+}
+
 unsigned int policy_compression_threads(const struct mdf_options *opt)
 {
-	long cpus;
+	long cpus, idle;
 	uint64_t available;
 	unsigned int threads;
+	double load = 0;
 
 	if (opt->num_threads_set)
 		return (unsigned int)opt->num_threads;
 	if ((enum mdf_codec)opt->codec == CODEC_NONE)
 		return 0;
 	cpus = usable_cpus();
+	idle = idle_cpus(cpus, &load);
 	available = mem_available_kib();
-	threads = cpus > 1 ? (unsigned int)(cpus > MAX_THREADS ? MAX_THREADS : cpus) : 0;
+	threads = idle > 1 ? (unsigned int)(idle > MAX_THREADS ? MAX_THREADS : idle) : 0;
 	if (available && threads > available / KIB_PER_THREAD)
 		threads = (unsigned int)(available / KIB_PER_THREAD);
-	msg_debug("compressing on %u threads besides the main one (%ld usable CPUs)", threads, cpus);
+	msg_debug("compressing on %u threads besides the main one (%ld usable CPUs, load %.2f)", threads,
+		  cpus, load);
 	return threads;
 }
 

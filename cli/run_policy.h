@@ -30,11 +30,13 @@ uint64_t policy_cycle_pfns(const struct mdf_options *opt, uint64_t max_pfn);
 
 /*
  * Threads compressing pages besides the main one: --num-threads, or one
- * per usable CPU (none on one CPU: the main thread reads and writes, and
- * would only wait), at most 64 and one per 16 MiB of available memory (a
- * thread keeps ~4 MiB of batches in flight).  None either for pages
- * stored raw: handing a page to a thread costs more than the look for
- * zeros it would take over.
+ * per usable CPU that the load average of the last minute leaves idle
+ * (none for fewer than two: the main thread reads and writes, and would
+ * only wait, or take turns), at most 64 and one per 16 MiB of available
+ * memory (a thread keeps ~4 MiB of batches in flight).  None either for
+ * pages stored raw: handing a page to a thread costs more than the look
+ * for zeros it would take over.  The writer's pool then tries whether
+ * they pay on the dump's pages (codec/compress_pool.h).
  */
 unsigned int policy_compression_threads(const struct mdf_options *opt);
 

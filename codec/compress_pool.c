@@ -10,8 +10,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "codec/compress_pool.h"
+#include "util/message.h"
+#include "util/stage_times.h"
 #include "util/zero_page.h"
 
 enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_QUEUED, SLOT_WORKING, SLOT_DONE, SLOT_TAKEN };
@@ -39,6 +42,14 @@ struct compress_pool {
 	uint64_t next_seq;   /* the number the next submitted batch gets */
 	uint64_t next_out;   /* the number of the batch to be taken back next */
 	bool stopping;
+	/* Whether the workers are worth their handoffs: decided on the first full batches. */
+	enum { WORKERS_UNDECIDED, WORKERS_USED, WORKERS_IDLE } workers;
+	/* Wall time of a batch's round trip through a worker, measured at start. */
+	uint64_t handoff_ns;
+	/* The trial before the decision: decide_workers(). */
+	unsigned int trial_batches;
+	uint64_t trial_start_ns;
+	uint64_t trial_compress_ns;
 };
 
 struct worker_arg {
@@ -60,13 +71,14 @@ static void compress_batch(const struct compress_pool *pool, struct codec_compre
 		if (b->zero[i])
 			continue;
 		/* Compressed only when that makes the page smaller, as upstream. */
-		b->error = codec_compress(c, page, out, ps - 1, &len);
+		len = 0;
+		if (pool->codec != CODEC_NONE)
+			b->error = codec_compress(c, page, out, ps - 1, &len);
 		if (b->error) {
 			b->error_index = i;
 			return;
 		}
 		if (!len) {
-			memcpy(out, page, ps);
 			b->size[i] = (uint32_t)ps;
 			b->compressed[i] = false;
 		} else {
@@ -92,6 +104,7 @@ static void *worker(void *arg)
 	struct worker_arg *w = arg;
 	struct compress_pool *pool = w->pool;
 
+	stage_enter(STAGE_COMPRESS);
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
 		struct slot *s = NULL;
@@ -109,7 +122,47 @@ static void *worker(void *arg)
 	}
 	pthread_mutex_unlock(&pool->lock);
 	free(w);
+	stage_thread_end();
 	return NULL;
+}
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Measures what handing a batch to a worker and taking it back costs
+ * here, now: the median of a few round trips of an empty batch, which
+ * take in the wake-ups of both threads (dear on a busy machine or in a
+ * virtual machine) and no compression.
+ */
+#define HANDOFF_ROUNDS 5
+
+static void measure_handoff(struct compress_pool *pool)
+{
+	uint64_t rounds[HANDOFF_ROUNDS];
+	struct compress_batch *b;
+
+	for (int i = 0; i < HANDOFF_ROUNDS; i++) {
+		uint64_t start = clock_ns(CLOCK_MONOTONIC);
+
+		b = compress_pool_get(pool);
+		compress_pool_submit(pool, b);
+		compress_pool_release(pool, compress_pool_next_done(pool));
+		rounds[i] = clock_ns(CLOCK_MONOTONIC) - start;
+	}
+	for (int i = 1; i < HANDOFF_ROUNDS; i++)
+		for (int j = i; j > 0 && rounds[j] < rounds[j - 1]; j--) {
+			uint64_t t = rounds[j];
+
+			rounds[j] = rounds[j - 1];
+			rounds[j - 1] = t;
+		}
+	pool->handoff_ns = rounds[HANDOFF_ROUNDS / 2];
 }
 
 /*
@@ -130,7 +183,7 @@ static struct mdf_error *setup_error(enum mdf_codec codec, unsigned int threads,
 }
 
 struct mdf_error *compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threads,
-				    bool find_zero, struct compress_pool **out)
+				    bool try_inline, bool find_zero, struct compress_pool **out)
 {
 	struct compress_pool *pool;
 	unsigned int nr_compressors = threads ? threads : 1;
@@ -178,6 +231,11 @@ struct mdf_error *compress_pool_new(enum mdf_codec codec, size_t page_size, unsi
 			goto fail;
 		}
 		pool->started++;
+	}
+	pool->workers = threads ? WORKERS_USED : WORKERS_IDLE;
+	if (threads && try_inline) {
+		measure_handoff(pool);
+		pool->workers = WORKERS_UNDECIDED;
 	}
 	*out = pool;
 	return NULL;
@@ -233,15 +291,60 @@ struct compress_batch *compress_pool_get(struct compress_pool *pool)
 	return found;
 }
 
+/*
+ * Whether the workers pay, from the first full batches, compressed in the
+ * caller's thread: one in each slot to warm up (their first touch of
+ * fresh memory is no codec's cost), then TRIAL_BATCHES measured: what the
+ * codec costs a batch on this dump's pages, here (C), and what the caller
+ * does besides (R: reading the pages, writing the results).  With
+ * workers, the caller and a worker overlap at most min(R, C) of a batch,
+ * and each batch costs a handoff: the workers take the batches only when
+ * the overlap is worth more than the handoff, else they sleep.
+ */
+#define TRIAL_BATCHES 4
+
+static void decide_workers(struct compress_pool *pool, uint64_t before_ns, uint64_t after_ns)
+{
+	uint64_t compress_ns, other_ns, overlap_ns;
+
+	if (pool->trial_batches < pool->nr_slots) {
+		pool->trial_batches++;
+		pool->trial_start_ns = after_ns;
+		return;
+	}
+	pool->trial_batches++;
+	pool->trial_compress_ns += after_ns - before_ns;
+	if (pool->trial_batches < pool->nr_slots + TRIAL_BATCHES)
+		return;
+	compress_ns = pool->trial_compress_ns / TRIAL_BATCHES;
+	other_ns = (after_ns - pool->trial_start_ns - pool->trial_compress_ns) / TRIAL_BATCHES;
+	overlap_ns = compress_ns < other_ns ? compress_ns : other_ns;
+	pool->workers = overlap_ns > pool->handoff_ns ? WORKERS_USED : WORKERS_IDLE;
+	msg_debug("%s, a batch of %d pages: %.1f us to compress, %.1f us besides, %.1f us to hand "
+		  "it to a worker and back: %s", codec_name(pool->codec), COMPRESS_BATCH_PAGES,
+		  compress_ns / 1e3, other_ns / 1e3, pool->handoff_ns / 1e3,
+		  pool->workers == WORKERS_USED ? "on the workers" : "no worker");
+}
+
 void compress_pool_submit(struct compress_pool *pool, struct compress_batch *batch)
 {
 	struct slot *s = slot_of(batch);
 
-	if (!pool->nr_threads)
+	bool inline_ = pool->workers != WORKERS_USED;
+
+	if (inline_) {
+		enum run_stage was = stage_enter(STAGE_COMPRESS);
+		bool trial = pool->workers == WORKERS_UNDECIDED && batch->count == COMPRESS_BATCH_PAGES;
+		uint64_t before = trial ? clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
+
 		compress_batch(pool, pool->compressors[0], batch);
+		stage_enter(was);
+		if (trial)
+			decide_workers(pool, before, clock_ns(CLOCK_THREAD_CPUTIME_ID));
+	}
 	pthread_mutex_lock(&pool->lock);
 	s->seq = pool->next_seq++;
-	s->state = pool->nr_threads ? SLOT_QUEUED : SLOT_DONE;
+	s->state = inline_ ? SLOT_DONE : SLOT_QUEUED;
 	pthread_cond_signal(&pool->work);
 	pthread_mutex_unlock(&pool->lock);
 }

@@ -29,8 +29,9 @@ struct compress_batch {
 	bool unreadable[COMPRESS_BATCH_PAGES];
 	/*
 	 * Filled by the pool: a zero page (when zero pages are looked for), or
-	 * @size bytes at packed + i * page_size, @compressed with the pool's
-	 * codec or stored as it is (size == page_size).
+	 * @size bytes, @compressed with the pool's codec at packed + i *
+	 * page_size, or stored as it is (size == page_size), where it was
+	 * read: compress_batch_data() says where.
 	 */
 	bool zero[COMPRESS_BATCH_PAGES];
 	uint32_t size[COMPRESS_BATCH_PAGES];
@@ -43,14 +44,25 @@ struct compress_batch {
 
 struct compress_pool;
 
+/* The bytes to store of page @i of @b, compressed or as read. */
+static inline const unsigned char *compress_batch_data(const struct compress_batch *b, size_t i,
+						       size_t page_size)
+{
+	return (b->compressed[i] ? b->packed : b->pages) + i * page_size;
+}
+
 /*
  * @threads 0 compresses in the caller's thread, at submission.  With
- * @find_zero, pages of zeros are flagged instead of compressed.  Fails
- * with -ELIBACC when the codec's library cannot be loaded, saying why, or
- * when a worker or its memory cannot be had.
+ * @try_inline, the first batches are compressed there too, timed, to
+ * learn whether the workers pay for their handoffs on these pages, here:
+ * if not, every batch stays in the caller's thread (compress_pool.c
+ * says how it decides).  With @find_zero, pages of zeros are flagged
+ * instead of compressed.  Fails with -ELIBACC when the codec's library
+ * cannot be loaded, saying why, or when a worker or its memory cannot be
+ * had.
  */
 struct mdf_error *compress_pool_new(enum mdf_codec codec, size_t page_size, unsigned int threads,
-				    bool find_zero, struct compress_pool **out);
+				    bool try_inline, bool find_zero, struct compress_pool **out);
 /* Waits for the workers and frees everything. */
 void compress_pool_free(struct compress_pool *pool);
 

@@ -38,6 +38,15 @@ struct input_ops {
 	 */
 	struct mdf_error *(*read_page)(struct dump_input *in, uint64_t pfn, void *buf);
 	/*
+	 * Optional: reads the pages of the frames @pfns[0..@count), rising,
+	 * into @buf, page i at i * page_size, straight from the file, one
+	 * read for each run of them that lies in one piece in the file.
+	 * Returns how many of the first it read: it stops before a page it
+	 * cannot read so (one not simply whole in the file, one whose read
+	 * failed), which the caller reads with read_page() to learn its fate.
+	 */
+	size_t (*read_pages)(struct dump_input *in, const uint64_t *pfns, size_t count, void *buf);
+	/*
 	 * Optional: where the file holds the @count whole pages from frame
 	 * @pfn on, one after the other (*@offset), for bulk reads (BTF,
 	 * symbol tables) in one call or one mapping rather than page by page.
@@ -133,6 +142,12 @@ void input_close(struct dump_input *in);
 static inline struct mdf_error *input_read_page(struct dump_input *in, uint64_t pfn, void *buf)
 {
 	return in->ops->read_page(in, pfn, buf);
+}
+
+/* As input_ops.read_pages; 0 for an input that reads only page by page. */
+static inline size_t input_read_pages(struct dump_input *in, const uint64_t *pfns, size_t count, void *buf)
+{
+	return in->ops->read_pages ? in->ops->read_pages(in, pfns, count, buf) : 0;
 }
 
 /*

@@ -61,6 +61,8 @@ struct elf_input {
 	/* A window read failed: pages before this offset are read one by one. */
 	uint64_t single_until;
 	uint64_t next_offset;     /* where a sequential reader reads next */
+	/* Bytes [start, end) of the file failed to read in one piece: read_pages() leaves them alone. */
+	uint64_t bulk_failed_start, bulk_failed_end;
 };
 
 /* The first segment (sorted, disjoint) that ends after @paddr; nr_segments if none. */
@@ -120,6 +122,69 @@ static struct mdf_error *read_whole_page(struct dump_input *in, struct elf_input
 	}
 	memcpy(buf, ei->window, in->page_size);
 	return NULL;
+}
+
+/*
+ * Where the file holds page @pfn whole, in one segment: *@offset, and
+ * the segment in *@seg, which the caller gives back as a guess for the
+ * next page (most follow in the same segment); false for a page it does
+ * not hold so.
+ */
+static bool whole_page_offset(const struct dump_input *in, const struct elf_input *ei, uint64_t pfn,
+			      size_t *seg, uint64_t *offset)
+{
+	uint64_t start = pfn * in->page_size;
+	const struct elf_segment *s;
+
+	if (*seg >= ei->nr_segments || ei->segments[*seg].phys_start > start ||
+	    ei->segments[*seg].phys_end <= start)
+		*seg = first_segment_after(ei, start);
+	if (*seg == ei->nr_segments)
+		return false;
+	s = &ei->segments[*seg];
+	if (s->phys_start > start || start + in->page_size > s->phys_start + s->file_size)
+		return false;
+	*offset = s->file_offset + (start - s->phys_start);
+	return true;
+}
+
+/*
+ * The writers' pages, straight into the codec's input: one pread() for
+ * each run of pages that follow one another in the file, with no window
+ * between (a copy of each page fewer than read_page()).  Mapped memory
+ * would spare the kernel's copy too, but a first touch of each mapped
+ * page costs more than the copy where page faults are dear (virtual
+ * machines that shadow the page tables); a read into a buffer that
+ * stays mapped costs neither.
+ */
+static size_t elf_read_pages(struct dump_input *in, const uint64_t *pfns, size_t count, void *buf)
+{
+	struct elf_input *ei = in->priv;
+	size_t page = in->page_size, done = 0, seg = ei->nr_segments;
+
+	while (done < count) {
+		uint64_t offset, next;
+		size_t run = 1;
+		struct mdf_error *err;
+
+		if (!whole_page_offset(in, ei, pfns[done], &seg, &offset) ||
+		    (offset < ei->bulk_failed_end && offset >= ei->bulk_failed_start))
+			break;
+		while (done + run < count &&
+		       whole_page_offset(in, ei, pfns[done + run], &seg, &next) && next == offset + run * page &&
+		       !(next < ei->bulk_failed_end && next >= ei->bulk_failed_start))
+			run++;
+		err = input_pread(in, (unsigned char *)buf + done * page, run * page, offset, "a PT_LOAD segment");
+		if (err) {
+			/* Read one by one, only the page that fails is lost. */
+			mdf_error_free(err);
+			ei->bulk_failed_start = offset;
+			ei->bulk_failed_end = offset + run * page;
+			break;
+		}
+		done += run;
+	}
+	return done;
 }
 
 /* A run of pages that one segment's file data holds whole. */
@@ -248,6 +313,7 @@ static void elf_close(struct dump_input *in)
 static const struct input_ops elf_ops = {
 	.name = "ELF",
 	.read_page = elf_read_page,
+	.read_pages = elf_read_pages,
 	.file_offset = elf_file_offset,
 	.clear_missing = elf_clear_missing,
 	.close = elf_close,

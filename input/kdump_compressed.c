@@ -260,23 +260,17 @@ static struct mdf_error *read_blob(struct dump_input *in, uint64_t offset, uint6
 	return NULL;
 }
 
-/* Reads and checks the descriptor of dumped block @pfn, and names its codec. */
-static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdump_input *kd, uint64_t pfn,
-			  struct kdump_page_desc *pd, enum mdf_codec *codec)
+/*
+ * Checks @pd, the descriptor of dumped block @pfn at file offset @pos,
+ * turned to the host's order, and names its codec.
+ */
+static struct mdf_error *check_page_desc(const struct dump_input *in, const struct kdump_input *kd,
+					 uint64_t pfn, uint64_t pos, const struct kdump_page_desc *pd,
+					 enum mdf_codec *codec)
 {
 	uint32_t block = kd->block_size;
-	uint64_t pos = kd->desc_offset + dumped_before(kd, pfn) * sizeof(*pd);
-	char what[64];
 	struct mdf_error *err;
 
-	/* Open made sure the table fits in a complete dump. */
-	if (pos + sizeof(*pd) > in->file_size)
-		return &mdf_error_excluded;
-	snprintf(what, sizeof(what), "the page descriptor of pfn 0x%" PRIx64, pfn);
-	err = input_pread(in, pd, sizeof(*pd), pos, what);
-	if (err)
-		return err;
-	kdump_page_desc_to_host(pd, in->byte_order);
 	if (kd->incomplete &&
 	    (pd->offset == 0 || (uint64_t)pd->offset > in->file_size ||
 	     pd->size > in->file_size - (uint64_t)pd->offset))
@@ -304,6 +298,25 @@ static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdum
 				 ", not the page size %" PRIu32, in->path, pfn, pos, pd->flags, pd->size,
 				 block);
 	return NULL;
+}
+
+/* Reads and checks the descriptor of dumped block @pfn, and names its codec. */
+static struct mdf_error *read_page_desc(struct dump_input *in, const struct kdump_input *kd, uint64_t pfn,
+					struct kdump_page_desc *pd, enum mdf_codec *codec)
+{
+	uint64_t pos = kd->desc_offset + dumped_before(kd, pfn) * sizeof(*pd);
+	char what[64];
+	struct mdf_error *err;
+
+	/* Open made sure the table fits in a complete dump. */
+	if (pos + sizeof(*pd) > in->file_size)
+		return &mdf_error_excluded;
+	snprintf(what, sizeof(what), "the page descriptor of pfn 0x%" PRIx64, pfn);
+	err = input_pread(in, pd, sizeof(*pd), pos, what);
+	if (err)
+		return err;
+	kdump_page_desc_to_host(pd, in->byte_order);
+	return check_page_desc(in, kd, pfn, pos, pd, codec);
 }
 
 /* Reads dumped block @block, whole, into @buf (block_size bytes). */
@@ -385,6 +398,100 @@ static struct mdf_error *kdump_read_page(struct dump_input *in, uint64_t pfn, vo
 	return NULL;
 }
 
+/*
+ * The writers' pages in bulk, where a block is a page: the descriptors of
+ * the pages asked for lie in one stretch of the table (they follow the
+ * dumped pfns), read at once, and so does their data (written in pfn
+ * order), read at once too, from where each page is decompressed
+ * straight into the caller's buffer.  Data that lies apart (the shared
+ * zero page) is read alone.  A page whose descriptor or data is not
+ * plainly right, or a read that fails, stops it: read_page() then says
+ * why, for that page alone.
+ */
+/* At most: pages a call (a writer's batch), descriptors spanned, bytes of data spanned. */
+#define BULK_PAGES 64
+#define BULK_DESCS 4096
+#define BULK_DATA (1u << 20)
+
+static size_t kdump_read_pages(struct dump_input *in, const uint64_t *pfns, size_t count, void *buf)
+{
+	struct kdump_input *kd = in->priv;
+	size_t page = in->page_size, n = 0, done = 0;
+	struct kdump_page_desc *descs = NULL;
+	enum mdf_codec codecs[BULK_PAGES];
+	unsigned char *data = NULL, *apart = NULL;
+	uint64_t first, last = 0, lo = 0, hi = 0;
+
+	if (kd->block_shift || !count)
+		return 0;
+	if (count > BULK_PAGES)
+		count = BULK_PAGES;
+	if (!pfn_dumped(kd, pfns[0]))
+		return 0;
+	first = dumped_before(kd, pfns[0]);
+	for (n = 0; n < count && pfns[n] < in->max_pfn && pfn_dumped(kd, pfns[n]); n++) {
+		uint64_t index = n ? dumped_before(kd, pfns[n]) : first;
+
+		if (index - first >= BULK_DESCS ||
+		    kd->desc_offset + (index + 1) * sizeof(*descs) > in->file_size)
+			break;
+		last = index;
+	}
+	if (!n || !(descs = malloc((last - first + 1) * sizeof(*descs))))
+		goto out;
+	if (mdf_error_drop(input_pread(in, descs, (last - first + 1) * sizeof(*descs),
+				       kd->desc_offset + first * sizeof(*descs), "page descriptors")))
+		goto out;
+	/*
+	 * The descriptors, checked, moved down to descs[i] (page i's index
+	 * is i or more past first's, so none is overwritten before it is
+	 * read), and the stretch of data the pages in order take.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t index = i ? dumped_before(kd, pfns[i]) : first;
+		struct kdump_page_desc *pd = &descs[i];
+		uint64_t at;
+
+		*pd = descs[index - first];
+		kdump_page_desc_to_host(pd, in->byte_order);
+		at = (uint64_t)pd->offset;
+		if (mdf_error_drop(check_page_desc(in, kd, pfns[i], kd->desc_offset + index * sizeof(*pd),
+						   pd, &codecs[i]))) {
+			n = i;
+			break;
+		}
+		if (hi == 0) {
+			lo = at;
+			hi = at + pd->size;
+		} else if (at >= hi && at + pd->size - lo <= BULK_DATA) {
+			hi = at + pd->size;
+		}
+	}
+	if (!n || !(data = malloc(hi - lo)) || !(apart = malloc(kd->block_size)))
+		goto out;
+	if (mdf_error_drop(input_pread(in, data, hi - lo, lo, "page data")))
+		goto out;
+	for (; done < n; done++) {
+		const struct kdump_page_desc *pd = &descs[done];
+		uint64_t at = (uint64_t)pd->offset;
+		const unsigned char *src = data + (at - lo);
+
+		if (at < lo || at + pd->size > hi) {
+			if (mdf_error_drop(input_pread(in, apart, pd->size, at, "page data")))
+				break;
+			src = apart;
+		}
+		if (mdf_error_drop(codec_decompress(codecs[done], src, pd->size,
+						    (unsigned char *)buf + done * page, page)))
+			break;
+	}
+out:
+	free(descs);
+	free(data);
+	free(apart);
+	return done;
+}
+
 static void kdump_clear_missing(struct dump_input *in, uint64_t start_pfn, uint64_t end_pfn,
 				uint8_t *bitmap)
 {
@@ -412,6 +519,7 @@ static void kdump_close(struct dump_input *in)
 static const struct input_ops kdump_ops = {
 	.name = "kdump-compressed",
 	.read_page = kdump_read_page,
+	.read_pages = kdump_read_pages,
 	.clear_missing = kdump_clear_missing,
 	.close = kdump_close,
 };

@@ -51,6 +51,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/message.h"
+#include "util/stage_times.h"
 
 /*
  * The two output streams are written in pieces of at most these sizes:
@@ -308,7 +309,8 @@ static struct mdf_error *allocate_buffers(struct kdump_writer *w)
 	    (w->nr_cycles > 1 && !w->cycle_hash))
 		return mdf_error(-ENOMEM, "%s: no memory for the writer's buffers (bitmaps of %zu "
 				 "bytes per cycle)", w->path, bitmap);
-	err = compress_pool_new(p->codec, p->page_size, p->threads, p->dump_level & DL_EXCLUDE_ZERO,
+	err = compress_pool_new(p->codec, p->page_size, p->threads, !p->threads_asked,
+				p->dump_level & DL_EXCLUDE_ZERO,
 				&w->pool);
 	return err ? mdf_error_wrap(err, "%s", w->path) : NULL;
 }
@@ -364,6 +366,7 @@ static struct mdf_error *classify_cycle(struct kdump_writer *w, uint64_t i,
 {
 	uint64_t start = i * w->p->cycle_pfns, end = cycle_end(w, i);
 	struct mdf_error *err = NULL;
+	enum run_stage was;
 
 	*len = (size_t)div_round_up(end - start, 8);
 	memset(w->dumpable, 0, *len);
@@ -374,7 +377,9 @@ static struct mdf_error *classify_cycle(struct kdump_writer *w, uint64_t i,
 		unsigned int tail = (unsigned int)((to - from) % 8);
 
 		memset(w->present, 0, piece);
+		was = stage_enter(STAGE_CLASSIFY);
 		err = w->src->classify(w->src->ctx, from, to, w->present, dumpable, counts);
+		stage_enter(was);
 		if (err) {
 			progress_break(&w->progress);
 			return err;
@@ -567,6 +572,7 @@ static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batc
 				    struct page_counts *counts)
 {
 	const struct kdump_writer_params *p = w->p;
+	enum run_stage was = stage_enter(STAGE_WRITE);
 	struct mdf_error *err = NULL;
 
 	if (b->error) {
@@ -585,11 +591,12 @@ static struct mdf_error *emit_batch(struct kdump_writer *w, struct compress_batc
 			counts->zero++;
 			err = add_page(w, w->zero_desc, NULL, 0, 0);
 		} else {
-			err = add_page(w, w->zero_desc, b->packed + i * p->page_size, b->size[i],
+			err = add_page(w, w->zero_desc, compress_batch_data(b, i, p->page_size), b->size[i],
 				       b->compressed[i] ? kdump_codec_flag(p->codec) : 0);
 		}
 	}
 	compress_pool_release(w->pool, b);
+	stage_enter(was);
 	return err;
 }
 
@@ -602,26 +609,39 @@ static struct mdf_error *drain_one(struct kdump_writer *w, struct page_counts *c
 	return b ? emit_batch(w, b, counts) : NULL;
 }
 
-/* Sends the batch being filled to the pool, if it holds pages. */
-static void submit_filling(struct kdump_writer *w)
+/*
+ * Reads the pages of the batch being filled, straight into it, and sends
+ * it to the pool, if it holds pages.
+ */
+static struct mdf_error *submit_filling(struct kdump_writer *w)
 {
-	if (w->filling && w->filling->count)
-		compress_pool_submit(w->pool, w->filling);
-	else if (w->filling)
-		compress_pool_release(w->pool, w->filling);
+	struct compress_batch *b = w->filling;
+	struct mdf_error *err = NULL;
+
 	w->filling = NULL;
+	if (b && b->count) {
+		err = page_source_read_dumped_pages(w->src, b->pfn, b->count, w->p->page_size, b->pages,
+						    w->path, b->unreadable);
+		if (err) {
+			progress_break(&w->progress);
+			compress_pool_release(w->pool, b);
+			return err;
+		}
+		compress_pool_submit(w->pool, b);
+	} else if (b) {
+		compress_pool_release(w->pool, b);
+	}
+	return NULL;
 }
 
 /*
- * Reads a page into the batch being filled; a full batch goes to the pool,
- * and while every batch is in flight the oldest is written first.
+ * Adds a page to the batch being filled; a full batch is read and goes to
+ * the pool, and while every batch is in flight the oldest is written first.
  */
 static struct mdf_error *copy_page(struct kdump_writer *w, uint64_t pfn,
 				   struct page_counts *counts)
 {
-	const struct kdump_writer_params *p = w->p;
 	struct compress_batch *b;
-	struct mdf_error *err;
 
 	while (!w->filling && !(w->filling = compress_pool_get(w->pool))) {
 		bool none;
@@ -635,25 +655,16 @@ static struct mdf_error *copy_page(struct kdump_writer *w, uint64_t pfn,
 					 "flight", w->path);
 	}
 	b = w->filling;
-	err = page_source_read_dumped(w->src, pfn, b->pages + b->count * p->page_size, w->path,
-				      &b->unreadable[b->count]);
-	if (err) {
-		progress_break(&w->progress);
-		return err;
-	}
 	b->pfn[b->count++] = pfn;
-	if (b->count == COMPRESS_BATCH_PAGES)
-		submit_filling(w);
-	return NULL;
+	return b->count == COMPRESS_BATCH_PAGES ? submit_filling(w) : NULL;
 }
 
 /* The last batch goes to the pool, and every batch in flight is written. */
 static struct mdf_error *drain_all(struct kdump_writer *w, struct page_counts *counts)
 {
-	struct mdf_error *err = NULL;
+	struct mdf_error *err = submit_filling(w);
 	bool none = false;
 
-	submit_filling(w);
 	while (!err && !none)
 		err = drain_one(w, counts, &none);
 	return err;
@@ -725,6 +736,7 @@ static struct mdf_error *write_pages(struct kdump_writer *w, struct page_counts 
 	}
 	progress_start(&w->progress, PROGRESS_COPY, w->part_dumpable);
 	w->copying = true;
+	stage_enter(STAGE_READ);
 	for (uint64_t i = 0; i < w->nr_cycles && !err; i++) {
 		uint64_t from, to;
 
@@ -739,6 +751,8 @@ static struct mdf_error *write_pages(struct kdump_writer *w, struct page_counts 
 	}
 	if (!err)
 		err = drain_all(w, counts);
+	stage_enter(STAGE_WRITE);
+	stage_times_sample_memory();
 	if (!err)
 		err = flush_streams(w);
 	if (!err)

@@ -77,6 +77,8 @@ struct kdump_writer_params {
 	bool remove_when_full;
 	/* Threads compressing pages; 0 compresses in the caller's. */
 	unsigned int threads;
+	/* The threads were asked for (--num-threads): they take every batch, paying or not. */
+	bool threads_asked;
 	/*
 	 * One part of a split dump (--split): the whole bitmaps, room for the
 	 * descriptors of every page, but descriptors and data only for the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What the writers share of reading a page source: page_source.h. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "output/page_source.h"
 
@@ -20,4 +21,28 @@ struct mdf_error *page_source_read_dumped(const struct page_source *src, uint64_
 		return NULL;
 	return mdf_error(code, "%s: pfn 0x%" PRIx64 " is to be dumped but the input %s", path, pfn,
 			 code == -MDF_EEXCLUDED ? "excluded it" : "does not hold it");
+}
+
+struct mdf_error *page_source_read_dumped_pages(const struct page_source *src, const uint64_t *pfns,
+						size_t count, size_t page_size, void *buf,
+						const char *path, bool *unreadable)
+{
+	unsigned char *pages = buf;
+	size_t i = 0;
+
+	while (i < count) {
+		size_t n = src->read_pages ? src->read_pages(src->ctx, pfns + i, count - i,
+							     pages + i * page_size) : 0;
+		struct mdf_error *err;
+
+		memset(unreadable + i, 0, n * sizeof(*unreadable));
+		i += n;
+		if (i == count)
+			break;
+		err = page_source_read_dumped(src, pfns[i], pages + i * page_size, path, &unreadable[i]);
+		if (err)
+			return err;
+		i++;
+	}
+	return NULL;
 }
