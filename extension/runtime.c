@@ -190,25 +190,12 @@ int mdf_read_u32(uint64_t vaddr, uint32_t *value)
 
 int mdf_read_u16(uint64_t vaddr, uint16_t *value)
 {
-	uint16_t raw;
-	int err = api_result(mem_read_virt(runtime.env->mem, vaddr, &raw, sizeof(raw)), false);
-
-	if (!err)
-		*value = dump_to_host16(mem_byte_order(runtime.env->mem), raw);
-	return err;
+	return api_result(mem_read_u16(runtime.env->mem, vaddr, value), false);
 }
 
 int mdf_read_u64_array(uint64_t vaddr, uint64_t *values, size_t count)
 {
-	enum byte_order order = mem_byte_order(runtime.env->mem);
-	int err;
-
-	if (count > SIZE_MAX / sizeof(*values))
-		return -EINVAL;
-	err = api_result(mem_read_virt(runtime.env->mem, vaddr, values, count * sizeof(*values)), false);
-	for (size_t i = 0; i < count && !err; i++)
-		values[i] = dump_to_host64(order, values[i]);
-	return err;
+	return api_result(mem_read_u64_array(runtime.env->mem, vaddr, values, count), false);
 }
 
 int mdf_read_string(uint64_t vaddr, char *buf, size_t size)

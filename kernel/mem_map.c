@@ -21,7 +21,6 @@
 #include "kernel/mem_map.h"
 #include "kernel/kernel.h"
 #include "memory/reader.h"
-#include "util/byte_order.h"
 #include "util/error.h"
 #include "util/message.h"
 #include "util/search.h"
@@ -114,7 +113,7 @@ static struct mdf_error *read_sections(struct mem_map *map, struct kernel *k)
 		bool any = false;
 
 		if (extreme) {
-			err = mem_read_virt(map->mem, roots_addr, roots, nr_roots * sizeof(*roots));
+			err = mem_read_u64_array(map->mem, roots_addr, roots, nr_roots);
 			if (err) {
 				err = mdf_error_wrap(err, "cannot read the mem_section root array at 0x%" PRIx64,
 						     roots_addr);
@@ -122,9 +121,7 @@ static struct mdf_error *read_sections(struct mem_map *map, struct kernel *k)
 			}
 		}
 		for (uint64_t nr = 0; nr < map->nr_sections; nr++) {
-			uint64_t root = extreme ? dump_to_host64(mem_byte_order(map->mem),
-								 roots[nr / sections_per_root])
-						: roots_addr;
+			uint64_t root = extreme ? roots[nr / sections_per_root] : roots_addr;
 			uint64_t addr = root + (nr % sections_per_root) * (uint64_t)section_size +
 					(extreme ? 0 : nr * (uint64_t)section_size);
 			uint64_t coded;

@@ -10,6 +10,8 @@
  * is read in one call.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,6 +329,16 @@ struct mdf_error *mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf,
 	}
 }
 
+struct mdf_error *mem_read_u16(struct memory *mem, uint64_t vaddr, uint16_t *value)
+{
+	uint16_t raw;
+	struct mdf_error *err = mem_read_virt(mem, vaddr, &raw, sizeof(raw));
+
+	if (!err)
+		*value = dump_to_host16(mem->arch->byte_order, raw);
+	return err;
+}
+
 struct mdf_error *mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value)
 {
 	uint32_t raw;
@@ -344,5 +356,17 @@ struct mdf_error *mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *val
 
 	if (!err)
 		*value = dump_to_host64(mem->arch->byte_order, raw);
+	return err;
+}
+
+struct mdf_error *mem_read_u64_array(struct memory *mem, uint64_t vaddr, uint64_t *values, size_t count)
+{
+	struct mdf_error *err;
+
+	if (count > SIZE_MAX / sizeof(*values))
+		return mdf_error(-EINVAL, "an array of %zu 64-bit values at 0x%" PRIx64 " is too large", count, vaddr);
+	err = mem_read_virt(mem, vaddr, values, count * sizeof(*values));
+	for (size_t i = 0; i < count && !err; i++)
+		values[i] = dump_to_host64(mem->arch->byte_order, values[i]);
 	return err;
 }

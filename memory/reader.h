@@ -55,8 +55,11 @@ struct mdf_error *mem_for_each_table_page(struct memory *mem,
 struct mdf_error *mem_read_prefix(struct memory *mem, uint64_t vaddr, void *buf, size_t min, size_t *len);
 
 /* Values of the dump, in the host's byte order. */
+struct mdf_error *mem_read_u16(struct memory *mem, uint64_t vaddr, uint16_t *value);
 struct mdf_error *mem_read_u32(struct memory *mem, uint64_t vaddr, uint32_t *value);
 struct mdf_error *mem_read_u64(struct memory *mem, uint64_t vaddr, uint64_t *value);
+/* @count consecutive 64-bit values (an array of pointers, say), in one read. */
+struct mdf_error *mem_read_u64_array(struct memory *mem, uint64_t vaddr, uint64_t *values, size_t count);
 
 uint32_t mem_page_size(const struct memory *mem);
 
