@@ -78,6 +78,14 @@ else
 	fail install-upstream-api-extension-builds "cflags '$cflags', script '$script': $(cat "$WORK/pkg.err" "$WORK/cc.log" | tail -n 3)"
 fi
 
+# The rpm spec states the extension API it provides by hand (its Provides
+# are read before the sources are unpacked); the deb takes it from the
+# header at build time.  Caught here, a raised API cannot ship unprovided.
+api=$(sed -n 's/^#define MDF_EXTENSION_API_VERSION \([0-9]*\)$/\1/p' "$PROJECT/include/makedumpfile-extension.h")
+spec_api=$(sed -n 's/^%global extension_api \([0-9]*\)$/\1/p' "$PROJECT/packaging/rpm/makedumpfile.spec")
+[ -n "$api" ] && [ "$api" = "$spec_api" ] && pass rpm-spec-extension-api ||
+	fail rpm-spec-extension-api "header says API '$api', packaging/rpm/makedumpfile.spec says '$spec_api'"
+
 make -s -C "$PROJECT" uninstall DESTDIR="$root" PREFIX=/usr SANITIZE="${MDF_SANITIZE:-}" >/dev/null 2>&1
 left=$(find "$root" -type f | wc -l)
 [ "$left" -eq 0 ] && pass uninstall || fail uninstall "$left files left: $(find "$root" -type f | head -n 3)"
