@@ -26,7 +26,10 @@
 #    the raw copy and in the -d 1 dump, and the vgem buffer's pages, which
 #    drm_shmem_filter leaves out, are in the first and not the second.
 # It prints the crash kernel's `time -v` figures of the -d 31 run (elapsed,
-# maximum RSS) beside the host's, and ends with "N passed, N failed".
+# maximum RSS) beside the host's, and, where ../shared/oracles has
+# upstream's development head, the CPU of ours and of the head on
+# /proc/vmcore with each codec, run in turn KDUMP_BENCH_ROUNDS times (3;
+# 0 leaves the head out).  It ends with "N passed, N failed".
 #
 # Needs root, qemu-system-x86, kexec-tools, busybox-static, cpio, kmod
 # (installed with apt-get when missing; install-deps.sh has them) and a
@@ -54,6 +57,8 @@ CAPTURE=$WORK/capture
 HOST=$WORK/host
 # Debian's makedumpfile package (1.7.2) installs it in /usr/bin.
 UPSTREAM=$(PATH=/usr/bin:/usr/sbin command -v makedumpfile)
+# Upstream's development head, timed beside ours in the crash kernel.
+UPSTREAM_HEAD=$SHARED/oracles/upstream-head/makedumpfile
 
 skip_all() {
 	skip kdump "$1"
@@ -128,12 +133,13 @@ unpack_kernel() {
 }
 
 # ---- the lab: a copy of ../shared/lab whose guest also runs our extra steps ----
-# patch_guest PATTERN SNIPPET: insert SNIPPET after the one line of the copied
-# guest-init.sh that matches PATTERN (a sed BRE); fail where it is not one line.
-patch_guest() {
-	local pattern=$1 snippet=$2 init=$LAB/guest-init.sh
-	[ "$(grep -c -- "$pattern" "$init")" -eq 1 ] || return 1
-	sed -i -e "\\|$pattern|r $snippet" "$init"
+# patch_lab FILE PATTERN SNIPPET: insert SNIPPET after the one line of the
+# lab's copied FILE that matches PATTERN (a sed BRE); fail where it is not
+# one line.
+patch_lab() {
+	local file=$LAB/$1 pattern=$2 snippet=$3
+	[ "$(grep -c -- "$pattern" "$file")" -eq 1 ] || return 1
+	sed -i -e "\\|$pattern|r $snippet" "$file"
 }
 
 # time_figure FILE LABEL: the value of a `time -v` line (GNU's and busybox's form)
@@ -170,15 +176,32 @@ kdir=$KERNELS/$package
 moddir=$kdir/lib/modules/$release
 
 cp -r "$SHARED/lab" "$LAB" && chmod -R u+w "$LAB"
-if ! patch_guest '^[[:space:]]*if \[ -n "\$MDFDISK" \] && \[ -x /usr/sbin/makedumpfile \]; then$' \
+if ! patch_lab guest-init.sh '^[[:space:]]*if \[ -n "\$MDFDISK" \] && \[ -x /usr/sbin/makedumpfile \]; then$' \
 		"$PROJECT/tests/kdump/guest-check-params.sh" ||
-	! patch_guest '^[[:space:]]*tail -n 5 /tmp/crashlog/crash-mdf-dump-dmesg.log$' \
+	! patch_lab guest-init.sh '^[[:space:]]*tail -n 5 /tmp/crashlog/crash-mdf-dump-dmesg.log$' \
 		"$PROJECT/tests/kdump/guest-level1.sh" ||
-	! patch_guest '^[[:space:]]*tail -n 5 /tmp/crashlog/crash-mdf-dump-dmesg.log$' \
+	! patch_lab guest-init.sh '^[[:space:]]*tail -n 5 /tmp/crashlog/crash-mdf-dump-dmesg.log$' \
 		"$PROJECT/tests/kdump/guest-mmap.sh"; then
 	fail kdump-lab "$SHARED/lab/guest-init.sh changed: tests/kdump/run.sh cannot add its steps to it"
 	summarize_results
 	exit 1
+fi
+# Upstream's head beside ours in the crash kernel, where it is there.
+bench_rounds=${KDUMP_BENCH_ROUNDS:-3}
+head_bin=
+if [ -x "$UPSTREAM_HEAD" ] && [ "$bench_rounds" -gt 0 ]; then
+	head_bin=$(readlink -f "$UPSTREAM_HEAD")
+	sed "s/@ROUNDS@/$bench_rounds/" "$PROJECT/tests/kdump/guest-bench.sh" >"$WORK/guest-bench.sh"
+	if ! patch_lab mkinitramfs.sh '^[[:space:]]*ldd "\$MDF_BIN" . sed .s/^/  /.$' \
+			"$PROJECT/tests/kdump/initramfs-upstream-head.sh" ||
+		! patch_lab guest-init.sh '^[[:space:]]*tail -n 5 /tmp/crashlog/crash-mdf-dump-dmesg.log$' \
+			"$WORK/guest-bench.sh"; then
+		fail kdump-lab "$SHARED/lab/mkinitramfs.sh or guest-init.sh changed: tests/kdump/run.sh cannot add upstream's head"
+		summarize_results
+		exit 1
+	fi
+else
+	echo "upstream's head: no $UPSTREAM_HEAD (or KDUMP_BENCH_ROUNDS=0): the crash kernel runs ours alone"
 fi
 
 # The shipped extensions as an install lays them out (0644 in a 0755 directory).
@@ -186,7 +209,7 @@ extensions=$(extension_dir extensions "$EXTDIR" $(cd "$EXTDIR" && ls *.so | sed 
 
 echo "capture: booting $release under QEMU (TCG), kdump, crash kernel runs $MDF"
 start=$(date +%s)
-MDF_BIN=$MDF MDF_EXTDIR=$extensions MDF_DISK_MB=1024 BOOT_TIMEOUT=${KDUMP_TIMEOUT:-900} \
+MDF_BIN=$MDF MDF_EXTDIR=$extensions MDF_UPSTREAM_HEAD=$head_bin MDF_DISK_MB=1024 BOOT_TIMEOUT=${KDUMP_TIMEOUT:-900} \
 	"$LAB/mkvmcore-kdump.sh" -k "$kdir/boot/vmlinuz-$release" -m "$moddir" -o "$CAPTURE" \
 	>"$WORK/capture.log" 2>&1
 status=$?
@@ -306,5 +329,33 @@ for how in mmap non-mmap; do
 	done
 	echo "crash kernel, -d 31 --no-extensions, /proc/vmcore read $read_how, elapsed (user + system):$figures"
 done
+# cpu_seconds FILE: user + system seconds of one busybox `time -v` file
+cpu_seconds() {
+	awk -F': ' '/User time|System time/ { t += $2 } END { printf "%.2f", t }' "$1"
+}
+
+# Ours against upstream's head in the crash kernel: each codec's median CPU
+# (user + system) over the rounds, and ours/head of the medians.  Ours must
+# have run; upstream's head failing is reported, not ours to fail.
+if [ -n "$head_bin" ]; then
+	echo "crash kernel, -F -d 31 /proc/vmcore > /dev/null (ours with --no-extensions), CPU seconds, median of $bench_rounds rounds:"
+	for codec in none l z c; do
+		ours=() head=() head_failed=0
+		for round in $(seq 1 "$bench_rounds"); do
+			t=$crash/bench-ours-$codec-$round.txt
+			check "kdump-bench-ours-$codec-$round" grep -qx 'rc=0' "$t"
+			ours+=("$(cpu_seconds "$t")")
+			t=$crash/bench-head-$codec-$round.txt
+			grep -qx 'rc=0' "$t" 2>/dev/null || head_failed=1
+			head+=("$(cpu_seconds "$t")")
+		done
+		ours_median=$(printf '%s\n' "${ours[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+		head_median=$(printf '%s\n' "${head[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+		ratio=$(awk -v o="$ours_median" -v h="$head_median" 'BEGIN { if (h > 0) printf "%.2f", o / h; else print "-" }')
+		printf '  %-8s ours %6s s (%s)  head %6s s (%s)  ours/head %s%s\n' "${codec/#none/no codec}" \
+			"$ours_median" "${ours[*]}" "$head_median" "${head[*]}" "$ratio" \
+			"$([ $head_failed -eq 0 ] || echo "  (upstream's head failed: $crash/bench-head-$codec-*.log)")"
+	done
+fi
 echo "files: $WORK"
 summarize_results
