@@ -38,13 +38,8 @@
 # virtual address where it can, and the same facts hold in QEMU's 64 KiB
 # block form of them; a page-table loop is said, not followed.
 . "$(dirname "$0")/../lib.sh" || exit 2
-
-EXT=$(dirname "$TOOLS")/extensions
-TEXT=$TOOLS/extensions
-WALK=$TOOLS/walkread
-KDUMPSET="$PYTHON $SHARED/tools/kdumpset.py"
-GPUCHECK="$PYTHON $PROJECT/tests/py/gpucheck.py $TOOLS/dumpread"
-EXTCHECK="$PYTHON $PROJECT/tests/py/extcheck.py $TOOLS/dumpread"
+# The checks each architecture runs alike (guest_*, same, ...).
+. "$(dirname "$0")/arch_checks.sh"
 
 # ---- generated dumps: translation in each page-table shape ----
 GEN=$TOOLS/mkvmcore
@@ -97,20 +92,12 @@ else
 	skip arm64-gen "no $GEN"
 fi
 
-# same NAME FILE EXPECTED: pass when FILE's content is EXPECTED's.
-same() {
-	if cmp -s "$2" "$3"; then
-		pass "$1"
-	else
-		fail "$1" "$(diff "$2" "$3" | head -n 4)"
-	fi
-}
-
 for guest in 6.1-arm64-qemu 6.1-arm64-kdump; do
 	if ! dump=$(fixture "$guest.elf"); then
 		skip "arm64-$guest" "no $VMCORES/$guest/vmcore.elf.zst"
 		continue
 	fi
+	g=(arm64 "$guest" "$dump")
 	facts=$VMCORES/$guest/guest
 	vi=$VMCORES/$guest/vmcoreinfo.txt
 	t=$WORK/$guest
@@ -130,63 +117,18 @@ for guest in 6.1-arm64-qemu 6.1-arm64-kdump; do
 	else
 		fail "arm64-kallsyms-$guest" "$(tail -n 3 "$t/kallsyms.out")"
 	fi
+	guest_dmesg "${g[@]}" dmesgcheck
 
-	if "$MDF" --dump-dmesg "$dump" "$t/dmesg" >"$t/dmesg.out" 2>&1; then
-		check "arm64-dmesg-$guest" $PYTHON "$PROJECT/tests/py/dmesgcheck.py" "$t/dmesg" "$facts/dmesg.txt"
-	else
-		fail "arm64-dmesg-$guest" "$(tail -n 3 "$t/dmesg.out")"
-	fi
-
-	# The page set at -d 31, with each writer.
+	# Upstream 1.7.2's page set at -d 31, with each writer.
 	want=$(tail -n 1 "$VMCORES/$guest/upstream-1.7.2-d31-pfns.txt")
-	for opt in -l -c -z -p; do
-		if "$MDF" -f $opt -d 31 "$dump" "$t/out.kdump" >"$t/d31.out" 2>&1 &&
-			got=$($KDUMPSET pfns "$t/out.kdump") && [ "$got" = "$want" ]; then
-			pass "arm64-d31$opt-$guest"
-		else
-			fail "arm64-d31$opt-$guest" "${got:-$(tail -n 2 "$t/d31.out")}, upstream: $want"
-		fi
-		got=
-	done
-	if "$MDF" -f -F -l -d 31 "$dump" 2>"$t/flat.err" | "$MDF" -f -R "$t/out.kdump" >"$t/flat.out" 2>&1 &&
-		got=$($KDUMPSET pfns "$t/out.kdump") && [ "$got" = "$want" ]; then
-		pass "arm64-d31-flattened-$guest"
-	else
-		fail "arm64-d31-flattened-$guest" "${got:-$(tail -n 2 "$t/flat.out")}, upstream: $want"
-	fi
-	got=
-	# The -d 31 file is a dump of its own: its log and symbols are the guest's.
-	if "$MDF" -f --dump-dmesg "$t/out.kdump" "$t/dmesg.d31" >/dev/null 2>&1; then
-		same "arm64-d31-dmesg-$guest" "$t/dmesg.d31" "$t/dmesg"
-	else
-		fail "arm64-d31-dmesg-$guest" "--dump-dmesg fails on the -d 31 file"
-	fi
-	if "$MDF" -f -E -d 31 "$dump" "$t/out.elf" >"$t/elf.out" 2>&1 &&
-		"$MDF" -f --dump-kallsyms "$t/out.elf" "$t/kallsyms.elf" >/dev/null 2>&1 &&
-		"$MDF" -f --dump-dmesg "$t/out.elf" "$t/dmesg.elf" >/dev/null 2>&1; then
-		same "arm64-elf-kallsyms-$guest" "$t/kallsyms.elf" "$t/kallsyms"
-		same "arm64-elf-dmesg-$guest" "$t/dmesg.elf" "$t/dmesg"
-	else
-		fail "arm64-elf-$guest" "$(tail -n 2 "$t/elf.out")"
-	fi
-	rm -f "$t/out.kdump" "$t/out.elf"
+	guest_writers "${g[@]}" 31 "$want" upstream any-order -l -c -z -p
+	guest_flattened "${g[@]}" "$want" upstream any-order
+	guest_d31_readback arm64 "$guest" "$t/d31-flattened.kdump"
+	guest_elf_readback "${g[@]}" "$t/kallsyms" any-order
+	rm -f "$t"/*.kdump
 
-	# --dump-type: the kernel's own VMCOREINFO lines are the oracle.
-	specs=$(sed -nE 's/^(SIZE|OFFSET)\(([a-z_.]+)\)=.*/\2/p' "$vi" | paste -sd, -)
-	if "$MDF" --dump-type "$specs" "$dump" >"$t/types" 2>"$t/types.err"; then
-		sed -nE 's/^OFFSET\(([a-z_.]+)\)=([0-9]+)$/\1 offset=\2/p; s/^SIZE\(([a-z_]+)\)=([0-9]+)$/\1 size=\2/p' "$vi" \
-			>"$t/types.want"
-		sed -E 's/^([a-z_.]+\.[a-z_.]+ offset=[0-9]+) .*/\1/' "$t/types" >"$t/types.got"
-		same "arm64-dump-type-$guest" "$t/types.got" "$t/types.want"
-	else
-		fail "arm64-dump-type-$guest" "$(head -c 300 "$t/types.err")"
-	fi
-	if out=$("$MDF" --dump-type drm_shmem_helper:drm_gem_shmem_object.pages "$dump" 2>&1) &&
-		[[ $out =~ ^drm_shmem_helper:drm_gem_shmem_object.pages\ offset=[0-9]+\ size=8\ bitfield=0$ ]]; then
-		pass "arm64-dump-type-module-$guest"
-	else
-		fail "arm64-dump-type-module-$guest" "$out"
-	fi
+	guest_dump_type "${g[@]}"
+	guest_dump_type_module "${g[@]}" drm_shmem_helper:drm_gem_shmem_object.pages
 
 	# An exported variable kallsyms leave out comes from the export tables: VMCOREINFO says where.
 	want_uts=0x$(sed -n 's/^SYMBOL(init_uts_ns)=//p' "$vi")
@@ -197,42 +139,12 @@ for guest in 6.1-arm64-qemu 6.1-arm64-kdump; do
 		fail "arm64-exported-variables-$guest" "$out; VMCOREINFO: init_uts_ns $want_uts"
 	fi
 
-	# Tasks, labprobe's VMAs and its anonymous pages (walkread, tests/sh/t-walkers.sh's tool).
-	pid=$(cat "$facts/labprobe.pid")
-	if ! timeout 60 "$WALK" "$dump" tasks >"$t/tasks" 2>"$t/tasks.err"; then
-		fail "arm64-tasks-$guest" "$(head -c 300 "$t/tasks.err")"
-	elif grep -q "^$pid $pid labprobe 0xffff" "$t/tasks" && grep -q '^1 1 init 0xffff' "$t/tasks"; then
-		pass "arm64-tasks-$guest"
-	else
-		fail "arm64-tasks-$guest" "no labprobe with pid $pid, or no init: $(head -c 300 "$t/tasks")"
-	fi
-	if timeout 60 "$WALK" "$dump" vmas "$pid" >"$t/vmas" 2>"$t/vmas.err"; then
-		same "arm64-vmas-$guest" <(awk '{ print $1 "-" $2 }' "$t/vmas") \
-			<(awk '{ print $1 }' "$facts/labprobe-maps.txt")
-	else
-		fail "arm64-vmas-$guest" "$(head -c 300 "$t/vmas.err")"
-	fi
-	awk '$1 == "anon" { print $2, $3 }' "$facts/labprobe-pfns.txt" >"$t/anon"
-	if timeout 60 "$WALK" "$dump" uvtop "$pid" $(awk '{ print $1 }' "$t/anon") >"$t/uvtop" 2>"$t/uvtop.err"; then
-		# "vaddr paddr" against the guest's "vaddr pfn"
-		$PYTHON -c 'import sys
-for l in open(sys.argv[1]):
-    v, p = l.split()
-    print(v, hex(int(p, 16) >> 12) if p.startswith("0x") else p)' "$t/uvtop" >"$t/uvtop.pfns"
-		if [ -s "$t/anon" ]; then
-			same "arm64-uvtop-$guest" "$t/uvtop.pfns" "$t/anon"
-		else
-			fail "arm64-uvtop-$guest" "no anon pages in $facts/labprobe-pfns.txt"
-		fi
-	else
-		fail "arm64-uvtop-$guest" "$(head -c 300 "$t/uvtop.err")"
-	fi
+	guest_tasks_vmas_uvtop "${g[@]}" 0xffff
 
-	# Extensions: labprobe_anon asks init_task and walks the tasks; drm_shmem_filter the vgem buffer.
-	anon=$(extension_dir "anon-$guest" "$TEXT" labprobe_anon)
-	shm=$(extension_dir "shm-$guest" "$EXT" drm_shmem_filter)
-	awk '$1 == "vgem" { print $2 }' "$VMCORES/$guest/marker-pfns.txt" >"$t/vgem"
-	if "$MDF" -f -l -d 1 --no-extensions "$dump" "$t/base.kdump" >"$t/base.out" 2>&1; then
+	if guest_ext_base "${g[@]}"; then
+		# labprobe_anon asks init_task first, which kallsyms without data
+		# symbols lack: the image search finds it.
+		anon=$(extension_dir "anon-$guest" "$TEXT" labprobe_anon)
 		if "$MDF" -f -l -d 1 --message-level 31 --extension-dir "$anon" "$dump" "$t/anon.kdump" \
 			>"$t/anon.out" 2>&1 &&
 			grep -q '^init_task found in the kernel image at 0x[0-9a-f]*: comm "swapper/0", pid 0' "$t/anon.out" &&
@@ -247,33 +159,9 @@ for l in open(sys.argv[1]):
 			check "arm64-ext-anon-removed-$guest" $EXTCHECK "$t/base.kdump" "$t/anon.kdump" \
 				--markers "$VMCORES/$guest/marker-pfns.txt" --kind anon --removed --report "$t/anon.out"
 		fi
-		if "$MDF" -f -l -d 1 --message-level 31 --extension-dir "$shm" "$dump" "$t/shm.kdump" >"$t/shm.out" 2>&1; then
-			check "arm64-drm-shmem-vgem-$guest" $GPUCHECK "$t/base.kdump" "$t/shm.kdump" --removed "$t/vgem" \
-				--report "$t/shm.out" --min 1024
-		else
-			fail "arm64-drm-shmem-vgem-$guest" "$(tail -n 3 "$t/shm.out")"
-		fi
-	else
-		fail "arm64-extensions-$guest" "the run without extensions failed: $(tail -n 3 "$t/base.out")"
+		guest_drm_shmem_vgem "${g[@]}"
 	fi
-	# user_stack_keep keeps labprobe's resident [stack] pages at -d 31, which drops them otherwise.
-	stk=$(extension_dir "stk-$guest" "$EXT" user_stack_keep)
-	range=$(awk '$NF == "[stack]" { print $1 }' "$facts/labprobe-maps.txt")
-	rss=$(grep -A 4 '\[stack\]$' "$facts/labprobe-smaps.txt" | awk '$1 == "Rss:" { print $2 / 4 }')
-	"$WALK" "$dump" uvtop "$pid" $($PYTHON -c 'import sys; s, e = (int(x, 16) for x in sys.argv[1].split("-"))
-print(" ".join(hex(a) for a in range(s, e, 4096)))' "$range") 2>/dev/null |
-		awk '$2 ~ /^0x/ { print $2 }' | $PYTHON -c 'import sys
-for l in sys.stdin: print(hex(int(l, 16) >> 12))' >"$t/stack.pfns"
-	if [ "$(wc -l <"$t/stack.pfns")" != "$rss" ]; then
-		fail "arm64-stack-labprobe-$guest" "$(wc -l <"$t/stack.pfns") resident stack pages, smaps says $rss"
-	elif "$MDF" -f -l -d 31 --no-extensions "$dump" "$t/base31.kdump" >/dev/null 2>&1 &&
-		"$MDF" -f -l -d 31 --message-level 31 --extension-dir "$stk" --extension-arg user_stack_keep:comm=labprobe \
-			"$dump" "$t/stack.kdump" >"$t/stack.out" 2>&1; then
-		check "arm64-stack-labprobe-$guest" $GPUCHECK "$t/base31.kdump" "$t/stack.kdump" --kept "$t/stack.pfns" \
-			--min "$rss"
-	else
-		fail "arm64-stack-labprobe-$guest" "$(tail -n 3 "$t/stack.out")"
-	fi
+	guest_stack_labprobe "${g[@]}"
 	rm -f "$t"/*.kdump
 
 	# QEMU's kdump-zlib form of the same memory: 64 KiB blocks of 4 KiB pages.
@@ -297,26 +185,15 @@ done
 # An extension that discards a page of the kernel's page tables is warned
 # about, at each level (the tables found by tests/py/arm64pgtables.py).
 if dump=$(fixture 6.1-arm64-kdump.elf) && [ -s "$TEXT/discard_range.so" ]; then
-	ranged=$(extension_dir ranged "$TEXT" discard_range)
 	tables=$($PYTHON "$PROJECT/tests/py/arm64pgtables.py" "$dump" "$VMCORES/6.1-arm64-kdump/vmcoreinfo.txt")
 	[ "$(wc -l <<<"$tables")" = 3 ] || fail arm64-page-tables "no table at each level: $tables"
-	while read -r level pfn; do
-		"$MDF" -f -l -d 31 --extension-dir "$ranged" --extension-arg discard_range:first=$pfn \
-			--extension-arg discard_range:count=1 "$dump" "$WORK/t.kdump" >"$WORK/t.out" 2>&1
-		grep -q "warning: extension discard_range leaves out 0x1 pages that hold struct pages or the kernel's page tables (the first: pfn $pfn)" \
-			"$WORK/t.out" && pass arm64-page-table-level-$level ||
-			fail arm64-page-table-level-$level "pfn $pfn: $(grep -i warning "$WORK/t.out" | head -n 2)"
-	done <<<"$tables"
-	rm -f "$WORK/t.kdump"
+	page_tables_warned arm64-page-table-level "$dump" "$tables"
 fi
 
 # VMCOREINFO against the page tables, through -i.
 if dump=$(fixture 6.1-arm64-qemu.elf); then
 	vi=$VMCORES/6.1-arm64-qemu/vmcoreinfo.txt
-	bad() {
-		sed -E "$2" "$vi" >"$WORK/$1.vmcoreinfo"
-		expect_failure "arm64-bad-$1" "$3" "$MDF" -f --dump-dmesg -i "$WORK/$1.vmcoreinfo" "$dump" "$WORK/bad.log"
-	}
+	bad() { bad_vmcoreinfo arm64 "$dump" "$vi" "$@"; }
 	bad va-bits-t1sz 's/^NUMBER\(TCR_EL1_T1SZ\)=.*/NUMBER(TCR_EL1_T1SZ)=0xc/' \
 		'NUMBER\(TCR_EL1_T1SZ\)=0xc \(52-bit kernel addresses\) does not fit NUMBER\(VA_BITS\)=48'
 	bad phys-offset 's/^NUMBER\(PHYS_OFFSET\)=.*/NUMBER(PHYS_OFFSET)=0x4000000000/' \

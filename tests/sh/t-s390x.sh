@@ -43,23 +43,8 @@
 #   KERNELOFFSET off, IDENTITYBASE off, KERNELOFFSET outside memory, the
 #   layout before 6.10, half of the 6.10 lines: a clear error each.
 . "$(dirname "$0")/../lib.sh" || exit 2
-
-EXT=$(dirname "$TOOLS")/extensions
-TEXT=$TOOLS/extensions
-WALK=$TOOLS/walkread
-KDUMPSET="$PYTHON $SHARED/tools/kdumpset.py"
-GPUCHECK="$PYTHON $PROJECT/tests/py/gpucheck.py $TOOLS/dumpread"
-EXTCHECK="$PYTHON $PROJECT/tests/py/extcheck.py $TOOLS/dumpread"
-FOUND='the dump has no VMCOREINFO note: using the kernel.s own, found in its memory at physical'
-
-# same NAME FILE EXPECTED: pass when FILE's content is EXPECTED's.
-same() {
-	if cmp -s "$2" "$3"; then
-		pass "$1"
-	else
-		fail "$1" "$(diff "$2" "$3" | head -n 4)"
-	fi
-}
+# The checks each architecture runs alike (guest_*, same, ...).
+. "$(dirname "$0")/arch_checks.sh"
 
 # ---- generated dumps: translation at each depth and layout, the search, bad input ----
 GEN=$TOOLS/mkvmcore
@@ -89,15 +74,9 @@ if [ -x "$GEN" ]; then
 			fi
 			rm -f "$WORK/$name.elf"
 		done
-		# The note in memory past none in the ELF; the dump has no kallsyms, so the run itself fails.
+		# The note in memory past none in the ELF.
 		"$GEN" --arch s390x --levels $levels --no-note --facts "$WORK/nonote.facts" "$WORK/nonote.elf" >/dev/null 2>&1
-		note=$(sed -n 's/^note_paddr=//p' "$WORK/nonote.facts")
-		"$MDF" -f --dump-kallsyms "$WORK/nonote.elf" "$WORK/out.txt" >/dev/null 2>"$WORK/found.err"
-		if [ -n "$note" ] && grep -Eq "warning: .*$FOUND $note and checked against init_uts_ns$" "$WORK/found.err"; then
-			pass "s390x-gen-$levels-levels-vmcoreinfo-found"
-		else
-			fail "s390x-gen-$levels-levels-vmcoreinfo-found" "want the note at $note: $(head -c 300 "$WORK/found.err")"
-		fi
+		gen_vmcoreinfo_found "s390x-gen-$levels-levels-vmcoreinfo-found" "$WORK/nonote.elf" "$WORK/nonote.facts"
 		"$GEN" --arch s390x --levels $levels --damage loop "$WORK/loop.elf" >/dev/null 2>&1
 		expect_failure s390x-gen-$levels-levels-page-table-loop \
 			'page-table loop: walking 0x[0-9a-f]+, the table at 0x[0-9a-f]+ points back to the table at 0x[0-9a-f]+' \
@@ -129,192 +108,56 @@ if ! dump=$(fixture "$guest.elf"); then
 	skip "s390x-$guest" "no $VMCORES/$guest/vmcore.elf.zst"
 	exit 0
 fi
+g=(s390x "$guest" "$dump")
 facts=$VMCORES/$guest/guest
 vi=$VMCORES/$guest/vmcoreinfo.txt
 oracle=$SHARED/oracles/upstream-head-s390x
 t=$WORK/$guest
 mkdir -p "$t"
 
-# The note where the guest's /sys/kernel/vmcoreinfo says it is, once; none with -i.
-note=$(printf '0x%x' "$(( $(cut -d' ' -f1 "$facts/sys-kernel-vmcoreinfo.txt") ))")
-if "$MDF" -f --dump-kallsyms "$dump" "$t/kallsyms" 2>"$t/kallsyms.err" >/dev/null &&
-	[ "$(grep -c 'VMCOREINFO' "$t/kallsyms.err")" = 1 ] &&
-	grep -Eq "warning: .*$FOUND $note and checked against init_uts_ns$" "$t/kallsyms.err"; then
-	pass "s390x-vmcoreinfo-in-memory-$guest"
-else
-	fail "s390x-vmcoreinfo-in-memory-$guest" "want the note at $note: $(head -c 400 "$t/kallsyms.err")"
-fi
-if "$MDF" -f -i "$vi" --dump-kallsyms "$dump" "$t/kallsyms.i" 2>"$t/i.err" >/dev/null &&
-	! grep -q VMCOREINFO "$t/i.err" && cmp -s "$t/kallsyms.i" "$t/kallsyms"; then
-	pass "s390x-vmcoreinfo-i-wins-$guest"
-else
-	fail "s390x-vmcoreinfo-i-wins-$guest" "$(head -c 300 "$t/i.err")"
-fi
+guest_vmcoreinfo_in_memory "${g[@]}"
 same "s390x-kallsyms-$guest" "$t/kallsyms" "$facts/kallsyms.txt"
-
 check "s390x-vtop-$guest" $PYTHON "$PROJECT/tests/py/s390xvtop.py" "$TOOLS/dumpread" "$dump" "$vi" "$facts"
+# The guest's dmesg.txt holds the whole ring.
+guest_dmesg "${g[@]}" exact
 
-if "$MDF" -f --dump-dmesg "$dump" "$t/dmesg" >"$t/dmesg.out" 2>&1; then
-	same "s390x-dmesg-$guest" "$t/dmesg" "$facts/dmesg.txt"
-else
-	fail "s390x-dmesg-$guest" "$(tail -n 3 "$t/dmesg.out")"
-fi
-
-# The page sets of upstream head (run with -i on a kexec-layout copy), with each writer, big-endian.
+# The page sets of upstream head (run with -i on a kexec-layout copy), with
+# each writer, big-endian as upstream on s390x writes them.
 oracle_digest() { sed -n '/^--- kdumpset.py pfns OUT ---$/{n;p;q}' "$oracle/results-d$1.txt"; }
-big_endian() { $KDUMPSET info "$1" 2>/dev/null | grep -q ' byte_order=big$'; }
 for level in 1 31; do
 	want=$(oracle_digest $level)
 	[ -n "$want" ] || { skip "s390x-d$level-$guest" "no digest in $oracle/results-d$level.txt"; continue; }
-	for opt in -l -c -z -p; do
-		if "$MDF" -f $opt -d $level "$dump" "$t/out.kdump" >"$t/d$level.out" 2>&1 &&
-			got=$($KDUMPSET pfns "$t/out.kdump") && [ "$got" = "$want" ] && big_endian "$t/out.kdump"; then
-			pass "s390x-d$level$opt-$guest"
-		else
-			fail "s390x-d$level$opt-$guest" "${got:-$(tail -n 2 "$t/d$level.out")}, upstream: $want" \
-				"($($KDUMPSET info "$t/out.kdump" 2>&1 | head -c 200))"
-		fi
-		got=
-	done
-	cp "$t/out.kdump" "$t/d$level.kdump"
+	guest_writers "${g[@]}" $level "$want" upstream big-endian -l -c -z -p
 done
-check "s390x-d1-markers-kept-$guest" $PYTHON "$PROJECT/tests/py/markerkinds.py" "$t/d1.kdump" \
+# No vgem marker: this kernel has no DRM.
+check "s390x-d1-markers-kept-$guest" $PYTHON "$PROJECT/tests/py/markerkinds.py" "$t/d1-p.kdump" \
 	"$VMCORES/$guest/marker-pfns.txt" --kept anon,pagecache
-check "s390x-d31-markers-dropped-$guest" $PYTHON "$PROJECT/tests/py/markerkinds.py" "$t/d31.kdump" \
+check "s390x-d31-markers-dropped-$guest" $PYTHON "$PROJECT/tests/py/markerkinds.py" "$t/d31-p.kdump" \
 	"$VMCORES/$guest/marker-pfns.txt" --dropped anon,pagecache
 want=$(oracle_digest 31)
-if "$MDF" -f -F -l -d 31 "$dump" 2>"$t/flat.err" | "$MDF" -f -R "$t/out.kdump" >"$t/flat.out" 2>&1 &&
-	got=$($KDUMPSET pfns "$t/out.kdump") && [ "$got" = "$want" ] && big_endian "$t/out.kdump"; then
-	pass "s390x-d31-flattened-$guest"
-else
-	fail "s390x-d31-flattened-$guest" "${got:-$(tail -n 2 "$t/flat.out")}, upstream: $want"
-fi
-got=
-if "$MDF" -f -l -d 31 --split "$dump" "$t/part1" "$t/part2" >"$t/split.out" 2>&1 &&
-	big_endian "$t/part1" && big_endian "$t/part2" &&
-	"$MDF" -f --reassemble "$t/part1" "$t/part2" "$t/out.kdump" >>"$t/split.out" 2>&1 &&
-	got=$($KDUMPSET pfns "$t/out.kdump") && [ "$got" = "$want" ] && big_endian "$t/out.kdump"; then
-	pass "s390x-d31-split-$guest"
-else
-	fail "s390x-d31-split-$guest" "${got:-$(tail -n 2 "$t/split.out")}, upstream: $want"
-fi
-got=
-rm -f "$t/part1" "$t/part2"
-# The -d 31 file is a dump of its own (the note found in it again): its log and symbols are the guest's.
-if "$MDF" -f --dump-dmesg "$t/d31.kdump" "$t/dmesg.d31" >/dev/null 2>&1 &&
-	"$MDF" -f --dump-kallsyms "$t/d31.kdump" "$t/kallsyms.d31" >/dev/null 2>&1; then
-	same "s390x-d31-dmesg-$guest" "$t/dmesg.d31" "$t/dmesg"
-	same "s390x-d31-kallsyms-$guest" "$t/kallsyms.d31" "$t/kallsyms"
-else
-	fail "s390x-d31-readback-$guest" "--dump-dmesg or --dump-kallsyms fails on the -d 31 file"
-fi
-if "$MDF" -f -E -d 31 "$dump" "$t/out.elf" >"$t/elf.out" 2>&1 &&
-	[ "$(od -An -tx1 -j5 -N1 "$t/out.elf" | tr -d ' ')" = 02 ] &&
-	"$MDF" -f --dump-kallsyms "$t/out.elf" "$t/kallsyms.elf" >/dev/null 2>&1 &&
-	"$MDF" -f --dump-dmesg "$t/out.elf" "$t/dmesg.elf" >/dev/null 2>&1; then
-	same "s390x-elf-kallsyms-$guest" "$t/kallsyms.elf" "$t/kallsyms"
-	same "s390x-elf-dmesg-$guest" "$t/dmesg.elf" "$t/dmesg"
-else
-	fail "s390x-elf-$guest" "not a big-endian ELF, or it does not read back: $(tail -n 2 "$t/elf.out")"
-fi
-rm -f "$t/out.kdump" "$t/out.elf"
+guest_flattened "${g[@]}" "$want" upstream big-endian
+guest_split "${g[@]}" "$want" upstream big-endian
+# The -d 31 file is a dump of its own (the note found in it again).
+guest_d31_readback s390x "$guest" "$t/d31-p.kdump" "$t/kallsyms"
+guest_elf_readback "${g[@]}" "$t/kallsyms" big-endian
+rm -f "$t"/*.kdump
 
-# --dump-type: the kernel's own VMCOREINFO lines are the oracle.
-specs=$(sed -nE 's/^(SIZE|OFFSET)\(([a-z_.]+)\)=.*/\2/p' "$vi" | paste -sd, -)
-if "$MDF" --dump-type "$specs" "$dump" >"$t/types" 2>"$t/types.err"; then
-	sed -nE 's/^OFFSET\(([a-z_.]+)\)=([0-9]+)$/\1 offset=\2/p; s/^SIZE\(([a-z_]+)\)=([0-9]+)$/\1 size=\2/p' "$vi" \
-		>"$t/types.want"
-	sed -E 's/^([a-z_.]+\.[a-z_.]+ offset=[0-9]+) .*/\1/' "$t/types" >"$t/types.got"
-	same "s390x-dump-type-$guest" "$t/types.got" "$t/types.want"
-else
-	fail "s390x-dump-type-$guest" "$(head -c 300 "$t/types.err")"
-fi
+guest_dump_type "${g[@]}"
 # virtio_blk, the one module the guest loaded (guest/lsmod.txt): struct virtio_blk's vdev follows a 32-byte mutex.
-if out=$("$MDF" --dump-type virtio_blk:virtio_blk.vdev "$dump" 2>/dev/null) &&
-	[[ $out =~ ^virtio_blk:virtio_blk.vdev\ offset=[0-9]+\ size=8\ bitfield=0$ ]]; then
-	pass "s390x-dump-type-module-$guest"
-else
-	fail "s390x-dump-type-module-$guest" "$out"
-fi
+guest_dump_type_module "${g[@]}" virtio_blk:virtio_blk.vdev
+guest_tasks_vmas_uvtop "${g[@]}" 0x
 
-# Tasks, labprobe's VMAs and its anonymous pages (walkread, tests/sh/t-walkers.sh's tool).
-pid=$(cat "$facts/labprobe.pid")
-if ! timeout 60 "$WALK" "$dump" tasks >"$t/tasks" 2>"$t/tasks.err"; then
-	fail "s390x-tasks-$guest" "$(head -c 300 "$t/tasks.err")"
-elif grep -q "^$pid $pid labprobe 0x" "$t/tasks" && grep -q '^1 1 init 0x' "$t/tasks"; then
-	pass "s390x-tasks-$guest"
-else
-	fail "s390x-tasks-$guest" "no labprobe with pid $pid, or no init: $(head -c 300 "$t/tasks")"
-fi
-if timeout 60 "$WALK" "$dump" vmas "$pid" >"$t/vmas" 2>"$t/vmas.err"; then
-	same "s390x-vmas-$guest" <(awk '{ print $1 "-" $2 }' "$t/vmas") <(awk '{ print $1 }' "$facts/labprobe-maps.txt")
-else
-	fail "s390x-vmas-$guest" "$(head -c 300 "$t/vmas.err")"
-fi
-awk '$1 == "anon" { print $2, $3 }' "$facts/labprobe-pfns.txt" >"$t/anon"
-if timeout 60 "$WALK" "$dump" uvtop "$pid" $(awk '{ print $1 }' "$t/anon") >"$t/uvtop" 2>"$t/uvtop.err"; then
-	# "vaddr paddr" against the guest's "vaddr pfn"
-	$PYTHON -c 'import sys
-for l in open(sys.argv[1]):
-    v, p = l.split()
-    print(v, hex(int(p, 16) >> 12) if p.startswith("0x") else p)' "$t/uvtop" >"$t/uvtop.pfns"
-	if [ -s "$t/anon" ]; then
-		same "s390x-uvtop-$guest" "$t/uvtop.pfns" "$t/anon"
-	else
-		fail "s390x-uvtop-$guest" "no anon pages in $facts/labprobe-pfns.txt"
-	fi
-else
-	fail "s390x-uvtop-$guest" "$(head -c 300 "$t/uvtop.err")"
-fi
-
-# Extensions: labprobe_anon walks the tasks (no DRM in this kernel: no vgem buffer to drop).
-anon=$(extension_dir "anon-$guest" "$TEXT" labprobe_anon)
-if "$MDF" -f -l -d 1 --no-extensions "$dump" "$t/base.kdump" >"$t/base.out" 2>&1; then
-	if "$MDF" -f -l -d 1 --message-level 31 --extension-dir "$anon" "$dump" "$t/anon.kdump" >"$t/anon.out" 2>&1 &&
-		grep -Eq '^labprobe_anon: labprobe: discarding [1-9][0-9]* anonymous pages' "$t/anon.out"; then
-		pass "s390x-ext-task-walk-labprobe-$guest"
-		check "s390x-ext-anon-removed-$guest" $EXTCHECK "$t/base.kdump" "$t/anon.kdump" \
-			--markers "$VMCORES/$guest/marker-pfns.txt" --kind anon --removed --report "$t/anon.out"
-	else
-		fail "s390x-ext-task-walk-labprobe-$guest" "$(grep -E 'labprobe_anon|error' "$t/anon.out" | head -n 3)"
-	fi
-else
-	fail "s390x-extensions-$guest" "the run without extensions failed: $(tail -n 3 "$t/base.out")"
-fi
-# user_stack_keep keeps labprobe's resident [stack] pages at -d 31, which drops them otherwise.
-stk=$(extension_dir "stk-$guest" "$EXT" user_stack_keep)
-range=$(awk '$NF == "[stack]" { print $1 }' "$facts/labprobe-maps.txt")
-rss=$(grep -A 4 '\[stack\]$' "$facts/labprobe-smaps.txt" | awk '$1 == "Rss:" { print $2 / 4 }')
-"$WALK" "$dump" uvtop "$pid" $($PYTHON -c 'import sys; s, e = (int(x, 16) for x in sys.argv[1].split("-"))
-print(" ".join(hex(a) for a in range(s, e, 4096)))' "$range") 2>/dev/null |
-	awk '$2 ~ /^0x/ { print $2 }' | $PYTHON -c 'import sys
-for l in sys.stdin: print(hex(int(l, 16) >> 12))' >"$t/stack.pfns"
-if [ "$(wc -l <"$t/stack.pfns")" != "$rss" ]; then
-	fail "s390x-stack-labprobe-$guest" "$(wc -l <"$t/stack.pfns") resident stack pages, smaps says $rss"
-elif "$MDF" -f -l -d 31 --no-extensions "$dump" "$t/base31.kdump" >/dev/null 2>&1 &&
-	"$MDF" -f -l -d 31 --message-level 31 --extension-dir "$stk" --extension-arg user_stack_keep:comm=labprobe \
-		"$dump" "$t/stack.kdump" >"$t/stack.out" 2>&1; then
-	check "s390x-stack-labprobe-$guest" $GPUCHECK "$t/base31.kdump" "$t/stack.kdump" --kept "$t/stack.pfns" \
-		--min "$rss"
-else
-	fail "s390x-stack-labprobe-$guest" "$(tail -n 3 "$t/stack.out")"
-fi
+# No DRM in this kernel: no vgem buffer for drm_shmem_filter to drop.
+guest_ext_base "${g[@]}" && guest_ext_labprobe_anon "${g[@]}"
+guest_stack_labprobe "${g[@]}"
 rm -f "$t"/*.kdump
 
 # An extension that discards a page of the kernel's page tables is warned
 # about, at each level on the way to _stext (found by s390xvtop.py's walk).
 if [ -s "$TEXT/discard_range.so" ]; then
-	ranged=$(extension_dir ranged "$TEXT" discard_range)
 	tables=$($PYTHON "$PROJECT/tests/py/s390xvtop.py" tables "$dump" "$vi")
 	[ "$(wc -l <<<"$tables")" -ge 2 ] || fail s390x-page-tables "fewer than two levels of tables: $tables"
-	while read -r table pfn; do
-		"$MDF" -f -l -d 31 --extension-dir "$ranged" --extension-arg discard_range:first=$pfn \
-			--extension-arg discard_range:count=1 "$dump" "$WORK/t.kdump" >"$WORK/t.out" 2>&1
-		grep -q "warning: extension discard_range leaves out 0x1 pages that hold struct pages or the kernel's page tables (the first: pfn $pfn)" \
-			"$WORK/t.out" && pass s390x-page-table-$table ||
-			fail s390x-page-table-$table "pfn $pfn: $(grep -i warning "$WORK/t.out" | head -n 2)"
-	done <<<"$tables"
-	rm -f "$WORK/t.kdump"
+	page_tables_warned s390x-page-table "$dump" "$tables"
 fi
 
 # keyring (eppic_scripts) erases a user key's payload for its datalen, a
@@ -341,10 +184,7 @@ fi
 rm -f "$WORK/keys.kdump"
 
 # VMCOREINFO against the image and the page tables, through -i.
-bad() {
-	sed -E "$2" "$vi" >"$WORK/$1.vmcoreinfo"
-	expect_failure "s390x-bad-$1" "$3" "$MDF" -f --dump-dmesg -i "$WORK/$1.vmcoreinfo" "$dump" "$WORK/bad.log"
-}
+bad() { bad_vmcoreinfo s390x "$dump" "$vi" "$@"; }
 bad kerneloffphys 's/^KERNELOFFPHYS=.*/KERNELOFFPHYS=9f4000/' \
 	'swapper_pg_dir at physical 0x2140000 is no page table: its entry 0 says segment table, its entry 1 region-second table'
 bad kerneloffset 's/^KERNELOFFSET=.*/KERNELOFFSET=3fffe6f4000/' \
