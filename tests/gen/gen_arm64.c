@@ -31,13 +31,11 @@
  * itself: a reader must say so, not loop.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mkvmcore.h"
 
@@ -51,7 +49,6 @@
 #define A64_KASLR 0x2fb743000000ULL
 #define A64_HIGH_BASE 0x000a400000000000ULL /* bits 51, 49 and 46: above 2^48 */
 #define A64_HIGH_SIZE (2ULL << 20)
-#define A64_MAX_FACTS 64
 
 #define DESC_TABLE 0x3ULL
 #define DESC_PAGE 0x3ULL
@@ -60,10 +57,6 @@
 #define DESC_SH_INNER (3ULL << 8)
 #define DESC_CONT (1ULL << 52)
 #define DESC_PXN (1ULL << 53)
-
-struct a64_fact {
-	uint64_t vaddr, paddr;
-};
 
 struct a64 {
 	unsigned int page_shift;
@@ -79,10 +72,7 @@ struct a64 {
 	uint64_t linear_start;        /* -(1 << va_walked) */
 	uint64_t phys_offset_said;    /* VMCOREINFO's PHYS_OFFSET (memstart_addr) */
 	uint64_t upper;               /* the upper half: modules, image, vmalloc */
-	struct a64_fact facts[A64_MAX_FACTS];
-	int nfacts;
-	uint64_t fails[16];
-	int nfails;
+	struct vtop_facts vtop;
 	char vmcoreinfo[4096];
 	size_t vmcoreinfo_len;
 };
@@ -178,18 +168,6 @@ static void a64_map_pages(struct a64 *a, uint64_t va, uint64_t pa, uint64_t size
 	}
 }
 
-static void a64_fact(struct a64 *a, uint64_t va, uint64_t pa)
-{
-	if (a->nfacts == A64_MAX_FACTS)
-		die("internal: too many arm64 facts");
-	a->facts[a->nfacts++] = (struct a64_fact){ va, pa };
-}
-
-static void a64_fail(struct a64 *a, uint64_t va)
-{
-	a->fails[a->nfails++] = va;
-}
-
 /* A page that starts with an address that maps it: readers can tell pages apart. */
 static void a64_stamp(struct a64 *a, uint64_t pa, uint64_t va)
 {
@@ -214,19 +192,19 @@ static void a64_image(struct a64 *a)
 		if (off < A64_INIT_HOLE_OFFSET || off >= A64_INIT_HOLE_OFFSET + A64_INIT_HOLE_SIZE)
 			if (off < A64_ROOT_OFFSET || off >= A64_ROOT_OFFSET + a->page_size)
 				a64_stamp(a, pa + off, text + off);
-	a64_fact(a, stext + 0x18, pa + A64_STEXT_OFFSET + 0x18);
-	a64_fact(a, text + block - a->page_size + 0x20, pa + block - a->page_size + 0x20);
-	a64_fact(a, text + block + 0x12340, pa + block + 0x12340);
-	a64_fact(a, text + A64_ROOT_OFFSET + 8, a->root + 8);
-	a64_fact(a, text + A64_IMAGE_SIZE - 8, pa + A64_IMAGE_SIZE - 8);
-	a64_fail(a, text);                       /* the image's head: not mapped */
-	a64_fail(a, hole + 0x100);
-	a64_fail(a, text + A64_IMAGE_SIZE + 0x10);
+	vtop_fact(&a->vtop, stext + 0x18, pa + A64_STEXT_OFFSET + 0x18);
+	vtop_fact(&a->vtop, text + block - a->page_size + 0x20, pa + block - a->page_size + 0x20);
+	vtop_fact(&a->vtop, text + block + 0x12340, pa + block + 0x12340);
+	vtop_fact(&a->vtop, text + A64_ROOT_OFFSET + 8, a->root + 8);
+	vtop_fact(&a->vtop, text + A64_IMAGE_SIZE - 8, pa + A64_IMAGE_SIZE - 8);
+	vtop_fail(&a->vtop, text);                       /* the image's head: not mapped */
+	vtop_fail(&a->vtop, hole + 0x100);
+	vtop_fail(&a->vtop, text + A64_IMAGE_SIZE + 0x10);
 	if (a->pre_5_4)
 		return;
 	/* A kernel pointer signed with a PAC: bit 55 kept, the other bits above the address are the code. */
 	pac_bits = 0xa5a5a5a5a5a5a5a5ULL & (~0ULL << a->va_walked) & ~(1ULL << 55);
-	a64_fact(a, ((stext + 0x40) & ~(~0ULL << a->va_walked)) | pac_bits | (1ULL << 55),
+	vtop_fact(&a->vtop, ((stext + 0x40) & ~(~0ULL << a->va_walked)) | pac_bits | (1ULL << 55),
 		 pa + A64_STEXT_OFFSET + 0x40);
 }
 
@@ -246,9 +224,9 @@ static void a64_linear(struct a64 *a)
 			off += a->page_size;
 		}
 	}
-	a64_fact(a, a->linear_start + 0x18, A64_PHYS_OFFSET + 0x18);
-	a64_fact(a, a->linear_start + a->ram_size / 2 + 0x777, A64_PHYS_OFFSET + a->ram_size / 2 + 0x777);
-	a64_fact(a, a->linear_start + a->ram_size - 8, A64_PHYS_OFFSET + a->ram_size - 8);
+	vtop_fact(&a->vtop, a->linear_start + 0x18, A64_PHYS_OFFSET + 0x18);
+	vtop_fact(&a->vtop, a->linear_start + a->ram_size / 2 + 0x777, A64_PHYS_OFFSET + a->ram_size / 2 + 0x777);
+	vtop_fact(&a->vtop, a->linear_start + a->ram_size - 8, A64_PHYS_OFFSET + a->ram_size - 8);
 }
 
 /*
@@ -265,8 +243,8 @@ static void a64_vmalloc(struct a64 *a)
 		uint64_t va = area + (uint64_t)(2 * i) * a->page_size, target = pa + (uint64_t)(7 * i) * a->page_size;
 
 		a64_map(a, va, target, 0, DESC_PXN);
-		a64_fact(a, va + 0x10 * (uint64_t)i, target + 0x10 * (uint64_t)i);
-		a64_fail(a, va + a->page_size);
+		vtop_fact(&a->vtop, va + 0x10 * (uint64_t)i, target + 0x10 * (uint64_t)i);
+		vtop_fail(&a->vtop, va + a->page_size);
 	}
 	if (a->pa52)
 		for (uint64_t i = 0; i < 2; i++) {
@@ -274,7 +252,7 @@ static void a64_vmalloc(struct a64 *a)
 
 			a64_map(a, va, target, 0, DESC_PXN);
 			a64_stamp(a, target, va);
-			a64_fact(a, va + 0x28, target + 0x28);
+			vtop_fact(&a->vtop, va + 0x28, target + 0x28);
 		}
 	/* Blocks: 1G and 2M (4K), 512G too with LPA2; 32M, 64G with LPA2 (16K); 512M, 4T with 52 bits (64K). */
 	for (int below = 1; below < a->levels && below <= 3; below++) {
@@ -289,8 +267,8 @@ static void a64_vmalloc(struct a64 *a)
 		va += 2 * (uint64_t)(below - 1) * size;
 		target = size * 5;
 		a64_map(a, va, target, below, DESC_PXN);
-		a64_fact(a, va + size / 2 + 0x1238, target + size / 2 + 0x1238);
-		a64_fail(a, va + size + 0x1238);
+		vtop_fact(&a->vtop, va + size / 2 + 0x1238, target + size / 2 + 0x1238);
+		vtop_fail(&a->vtop, va + size + 0x1238);
 	}
 }
 
@@ -313,107 +291,18 @@ static void a64_vmcoreinfo(struct a64 *a, const char *osrelease)
 	a->vmcoreinfo_len = (size_t)n;
 }
 
-static void pwrite_or_die(int fd, const void *p, size_t len, off_t off, const char *path)
-{
-	if (pwrite(fd, p, len, off) != (ssize_t)len)
-		die("%s: %s", path, strerror(errno));
-}
-
-/* Memory to the file, its zero pages left as holes. */
-static void write_bank(const struct a64 *a, int fd, off_t off, const uint8_t *mem, uint64_t size,
-		       const char *path)
-{
-	static const uint8_t zero[65536];
-
-	for (uint64_t at = 0; at < size; at += a->page_size)
-		if (memcmp(mem + at, zero, a->page_size))
-			pwrite_or_die(fd, mem + at, a->page_size, off + (off_t)at, path);
-}
-
 /* kexec's layout: the notes, the kernel image, then each bank's linear map. */
 static void a64_write_elf(struct a64 *a, const char *path)
 {
-	uint8_t eh[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 }  /* ELF64, LSB, version 1 */, ph[4][56] = { { 0 } }, note[4096 + 64];
-	int nph = a->high ? 4 : 3, fd;
-	uint64_t notes_len, off, loads[3][4];   /* vaddr, paddr, size, bank offset */
-	size_t nload = 0;
+	uint8_t note[4096 + 64];
+	size_t notes_len = vmcoreinfo_note(note, a->vmcoreinfo, a->vmcoreinfo_len, false);
+	struct elf_load loads[3] = {
+		{ a->text_va, a->text_pa, A64_IMAGE_SIZE, a64_phys(a, a->text_pa, A64_IMAGE_SIZE) },
+		{ a->linear_start, A64_PHYS_OFFSET, a->ram_size, a->ram },
+		{ 0, A64_HIGH_BASE, A64_HIGH_SIZE, a->high },
+	};
 
-	put_le32(note, 11);                 /* "VMCOREINFO" */
-	put_le32(note + 4, (uint32_t)a->vmcoreinfo_len);
-	put_le32(note + 8, 0);
-	memcpy(note + 12, "VMCOREINFO\0\0", 12);
-	memcpy(note + 24, a->vmcoreinfo, a->vmcoreinfo_len);
-	notes_len = 24 + ((a->vmcoreinfo_len + 3) & ~3ULL);
-	memset(note + 24 + a->vmcoreinfo_len, 0, notes_len - 24 - a->vmcoreinfo_len);
-
-	loads[nload][0] = a->text_va;
-	loads[nload][1] = a->text_pa;
-	loads[nload][2] = A64_IMAGE_SIZE;
-	loads[nload++][3] = 0;
-	loads[nload][0] = a->linear_start;
-	loads[nload][1] = A64_PHYS_OFFSET;
-	loads[nload][2] = a->ram_size;
-	loads[nload++][3] = 0;
-	if (a->high) {
-		loads[nload][0] = 0;
-		loads[nload][1] = A64_HIGH_BASE;
-		loads[nload][2] = A64_HIGH_SIZE;
-		loads[nload++][3] = 1;
-	}
-
-	put_le16(eh + 16, 4);               /* ET_CORE */
-	put_le16(eh + 18, 183);             /* EM_AARCH64 */
-	put_le32(eh + 20, 1);
-	put_le64(eh + 32, 64);              /* e_phoff */
-	put_le16(eh + 52, 64);
-	put_le16(eh + 54, 56);
-	put_le16(eh + 56, (uint16_t)nph);
-	off = (64 + 56 * (uint64_t)nph + a->page_size - 1) & ~(a->page_size - 1);
-	put_le32(ph[0], 4);                 /* PT_NOTE */
-	put_le64(ph[0] + 8, off);
-	put_le64(ph[0] + 32, notes_len);
-	put_le64(ph[0] + 40, notes_len);
-	off = (off + notes_len + a->page_size - 1) & ~(a->page_size - 1);
-
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die("%s: %s", path, strerror(errno));
-	for (size_t i = 0; i < nload; i++) {
-		uint8_t *p = ph[i + 1];
-		const uint8_t *mem = loads[i][3] ? a->high : a64_phys(a, loads[i][1], loads[i][2]);
-
-		put_le32(p, 1);             /* PT_LOAD */
-		put_le32(p + 4, 7);
-		put_le64(p + 8, off);
-		put_le64(p + 16, loads[i][0]);
-		put_le64(p + 24, loads[i][1]);
-		put_le64(p + 32, loads[i][2]);
-		put_le64(p + 40, loads[i][2]);
-		write_bank(a, fd, (off_t)off, mem, loads[i][2], path);
-		off += loads[i][2];
-	}
-	pwrite_or_die(fd, eh, sizeof(eh), 0, path);
-	for (int i = 0; i < nph; i++)
-		pwrite_or_die(fd, ph[i], 56, 64 + 56 * i, path);
-	pwrite_or_die(fd, note, notes_len, (off_t)get_le64(ph[0] + 8), path);
-	if (ftruncate(fd, (off_t)off) || close(fd))
-		die("%s: %s", path, strerror(errno));
-}
-
-static uint64_t parse_size(const char *s)
-{
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
-
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
-	default: break;
-	}
-	if (*end)
-		die("arm64: bad size '%s'", s);
-	return v;
+	write_elf_vmcore(path, 183 /* EM_AARCH64 */, false, a->page_size, 0, note, notes_len, loads, a->high ? 3 : 2);
 }
 
 int arm64_main(int argc, char **argv)
@@ -429,7 +318,7 @@ int arm64_main(int argc, char **argv)
 		if (!strcmp(opt, "--arch") && val && !strcmp(val, "arm64")) {
 			i++;
 		} else if (!strcmp(opt, "--page-size") && val) {
-			uint64_t size = parse_size(val);
+			uint64_t size = parse_num(val, "arm64 --page-size");
 
 			if (size != 4096 && size != 16384 && size != 65536)
 				die("arm64: --page-size is 4K, 16K or 64K");
@@ -442,7 +331,7 @@ int arm64_main(int argc, char **argv)
 			t1sz = atoi(val);
 			i++;
 		} else if (!strcmp(opt, "--ram") && val) {
-			a.ram_size = parse_size(val);
+			a.ram_size = parse_num(val, "arm64 --ram");
 			i++;
 		} else if (!strcmp(opt, "--pre-5.4")) {
 			a.pre_5_4 = true;
@@ -529,19 +418,12 @@ int arm64_main(int argc, char **argv)
 		fprintf(f, "# mkvmcore --arch arm64: %" PRIu64 "K pages, VA_BITS %d walking %d bits, %d levels%s\n",
 			a.page_size >> 10, a.va_bits, a.va_walked, a.levels, a.lpa2 ? ", LPA2" : "");
 		fprintf(f, "levels=%d\n", a.levels);
-		for (int i = 0; i < a.nfacts; i++)
-			fprintf(f, "vtop 0x%" PRIx64 " 0x%" PRIx64 "\n", a.facts[i].vaddr, a.facts[i].paddr);
-		for (int i = 0; i < a.nfails; i++)
-			fprintf(f, "vtop_fail 0x%" PRIx64 "\n", a.fails[i]);
+		vtop_facts_write(f, &a.vtop);
 		if (fclose(f))
 			die("%s: %s", facts, strerror(errno));
 	}
-	if (vmcoreinfo_out) {
-		FILE *f = fopen(vmcoreinfo_out, "w");
-
-		if (!f || fwrite(a.vmcoreinfo, 1, a.vmcoreinfo_len, f) != a.vmcoreinfo_len || fclose(f))
-			die("%s: %s", vmcoreinfo_out, strerror(errno));
-	}
+	if (vmcoreinfo_out)
+		write_file_or_die(vmcoreinfo_out, a.vmcoreinfo, a.vmcoreinfo_len);
 	free(a.ram);
 	free(a.high);
 	return 0;

@@ -42,13 +42,11 @@
  * loop or read garbage.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mkvmcore.h"
 
@@ -62,7 +60,6 @@
 #define P64_VMEMMAP_PHYS (16ULL << 20)      /* radix's 2M vmemmap, hash 4K's blocks */
 #define P64_BIG_BLOCK_PHYS (32ULL << 20)    /* hash 64K's 16M vmemmap block */
 #define P64_FAR UINT64_C(0x4000000000)           /* physical addresses beyond RAM: 256 GiB */
-#define P64_MAX_FACTS 96
 
 #define E_PRESENT (1ULL << 63)
 #define E_LEAF (1ULL << 62)                 /* _PAGE_PTE */
@@ -87,10 +84,6 @@
 #define MMU_PAGE_4K 0
 #define MMU_PAGE_16M 8
 
-struct p64_fact {
-	uint64_t vaddr, paddr;
-};
-
 struct p64 {
 	bool radix, big_endian, no_radix_line;
 	bool pre_5_2;                       /* hash's 0xd and 0xf regions; VMCOREINFO of 4.18 */
@@ -105,10 +98,7 @@ struct p64 {
 	uint64_t vmalloc_start, vmemmap_start;
 	uint64_t block_size;                /* hash: vmemmap_list's blocks */
 	unsigned int nr_blocks;
-	struct p64_fact facts[P64_MAX_FACTS];
-	int nfacts;
-	uint64_t fails[16];
-	int nfails;
+	struct vtop_facts vtop;
 	uint64_t table_pages[256];          /* pages holding tables, each once */
 	int ntable_pages;
 	char vmcoreinfo[4096];
@@ -133,12 +123,6 @@ static void put_kernel32(const struct p64 *p, uint8_t *at, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		at[p->big_endian ? 3 - i : i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_kernel16(const struct p64 *p, uint8_t *at, uint16_t v)
-{
-	at[p->big_endian ? 1 : 0] = (uint8_t)v;
-	at[p->big_endian ? 0 : 1] = (uint8_t)(v >> 8);
 }
 
 /* Page-table entries: big-endian always. */
@@ -224,20 +208,6 @@ static void p64_map(struct p64 *p, uint64_t va, uint64_t pa, int level)
 		  E_PRESENT | E_LEAF | pa | E_KERNEL_RW | (p->radix ? 0 : E_HASH_SLOT));
 }
 
-static void p64_fact(struct p64 *p, uint64_t va, uint64_t pa)
-{
-	if (p->nfacts == P64_MAX_FACTS)
-		die("internal: too many ppc64 facts");
-	p->facts[p->nfacts++] = (struct p64_fact){ va, pa };
-}
-
-static void p64_fail(struct p64 *p, uint64_t va)
-{
-	if (p->nfails == (int)(sizeof(p->fails) / sizeof(p->fails[0])))
-		die("internal: too many ppc64 failing facts");
-	p->fails[p->nfails++] = va;
-}
-
 /* A page that starts with an address that maps it: readers can tell pages apart. */
 static void p64_stamp(struct p64 *p, uint64_t pa, uint64_t va)
 {
@@ -266,8 +236,8 @@ static void p64_vmalloc(struct p64 *p)
 
 		p64_map(p, va, pa, 0);
 		p64_stamp(p, pa, va);
-		p64_fact(p, va + 0x10 * i, pa + 0x10 * i);
-		p64_fail(p, va + p->page_size);
+		vtop_fact(&p->vtop, va + 0x10 * i, pa + 0x10 * i);
+		vtop_fail(&p->vtop, va + p->page_size);
 	}
 	if (!p->radix)
 		return;
@@ -276,8 +246,8 @@ static void p64_vmalloc(struct p64 *p)
 		uint64_t va = p->vmalloc_start + (4ULL << 30) * (uint64_t)level, pa = P64_FAR + size * 3;
 
 		p64_map(p, va, pa, level);
-		p64_fact(p, va + size / 2 + 0x1238, pa + size / 2 + 0x1238);
-		p64_fail(p, va + size + 0x1238);
+		vtop_fact(&p->vtop, va + size / 2 + 0x1238, pa + size / 2 + 0x1238);
+		vtop_fail(&p->vtop, va + size + 0x1238);
 	}
 }
 
@@ -296,9 +266,9 @@ static void p64_vmemmap(struct p64 *p)
 	if (p->radix) {
 		for (uint64_t i = 0; i < nr; i++)
 			p64_map(p, p->vmemmap_start + i * block, P64_VMEMMAP_PHYS + i * block, 1);
-		p64_fact(p, p->vmemmap_start + 0x40 * 3 + 8, P64_VMEMMAP_PHYS + 0x40 * 3 + 8);
-		p64_fact(p, p->vmemmap_start + bytes - 0x40, P64_VMEMMAP_PHYS + bytes - 0x40);
-		p64_fail(p, p->vmemmap_start + nr * block + 0x40);
+		vtop_fact(&p->vtop, p->vmemmap_start + 0x40 * 3 + 8, P64_VMEMMAP_PHYS + 0x40 * 3 + 8);
+		vtop_fact(&p->vtop, p->vmemmap_start + bytes - 0x40, P64_VMEMMAP_PHYS + bytes - 0x40);
+		vtop_fail(&p->vtop, p->vmemmap_start + nr * block + 0x40);
 		return;
 	}
 	for (uint64_t i = 0; i <= nr; i++) {
@@ -320,14 +290,14 @@ static void p64_vmemmap(struct p64 *p)
 		put_kernel64(p, p64_phys(p, node + 16, 8), va);
 		head = P64_PAGE_OFFSET + node;
 		if (i == 0 || i == nr - 1 || i == nr) {
-			p64_fact(p, va + 0x48, pa + 0x48);
-			p64_fact(p, va + block - 8, pa + block - 8);
+			vtop_fact(&p->vtop, va + 0x48, pa + 0x48);
+			vtop_fact(&p->vtop, va + block - 8, pa + block - 8);
 		}
 	}
 	put_kernel64(p, p64_phys(p, data + V_VMEMMAP_LIST, 8), head);
 	p->nr_blocks = (unsigned int)nr + 1;
-	p64_fail(p, p->vmemmap_start + nr * block + 0x40);
-	p64_fail(p, far_va - 8);
+	vtop_fail(&p->vtop, p->vmemmap_start + nr * block + 0x40);
+	vtop_fail(&p->vtop, far_va - 8);
 }
 
 static void p64_image(struct p64 *p)
@@ -354,12 +324,12 @@ static void p64_image(struct p64 *p)
 		     P64_PAGE_OFFSET + data + V_VMAP_AREA_LIST);
 	put_kernel64(p, p64_phys(p, data + V_VMAP_AREA + VMAP_AREA_LIST_OFFSET + 8, 8),
 		     P64_PAGE_OFFSET + data + V_VMAP_AREA_LIST);
-	p64_fact(p, P64_PAGE_OFFSET + 0x18, 0x18);
-	p64_fact(p, P64_PAGE_OFFSET + 0x123458, 0x123458);
-	p64_fact(p, P64_PAGE_OFFSET + p->ram_size / 2 + 0x777, p->ram_size / 2 + 0x777);
-	p64_fact(p, P64_PAGE_OFFSET + p->ram_size - 8, p->ram_size - 8);
+	vtop_fact(&p->vtop, P64_PAGE_OFFSET + 0x18, 0x18);
+	vtop_fact(&p->vtop, P64_PAGE_OFFSET + 0x123458, 0x123458);
+	vtop_fact(&p->vtop, P64_PAGE_OFFSET + p->ram_size / 2 + 0x777, p->ram_size / 2 + 0x777);
+	vtop_fact(&p->vtop, P64_PAGE_OFFSET + p->ram_size - 8, p->ram_size - 8);
 	/* Above what the tables can index: the top nibble aside, beyond their bits. */
-	p64_fail(p, p->vmalloc_start | (1ULL << (p->shift[3] + p->bits[3])));
+	vtop_fail(&p->vtop, p->vmalloc_start | (1ULL << (p->shift[3] + p->bits[3])));
 }
 
 /* The loop in swapper_pg_dir's entry for _stext; the table outside memory one level below it. */
@@ -412,12 +382,6 @@ static void p64_vmcoreinfo(struct p64 *p, const char *osrelease)
 	p->vmcoreinfo_len = (size_t)n;
 }
 
-static void pwrite_or_die(int fd, const void *buf, size_t len, off_t off, const char *path)
-{
-	if (pwrite(fd, buf, len, off) != (ssize_t)len)
-		die("%s: %s", path, strerror(errno));
-}
-
 /*
  * One CPU's NT_PRSTATUS, named "CORE", at @note: struct elf_prstatus of
  * 504 bytes, whose pr_reg (struct pt_regs, from byte 112) holds the MSR
@@ -443,72 +407,12 @@ static uint64_t p64_prstatus_note(struct p64 *p, uint8_t *note)
  */
 static void p64_write_elf(struct p64 *p, const char *path)
 {
-	uint8_t eh[64] = { 0x7f, 'E', 'L', 'F', 2, 0, 1 }, ph[2][56] = { { 0 } };
-	uint8_t note[4096 + 64 + 20 + P64_PRSTATUS_SIZE], *vmcoreinfo;
-	static const uint8_t zero[65536];
-	uint64_t notes_len, off;
-	int fd;
+	uint8_t note[4096 + 64 + 20 + P64_PRSTATUS_SIZE];
+	size_t notes_len = p64_prstatus_note(p, note);
+	struct elf_load ram = { P64_PAGE_OFFSET, 0, p->ram_size, p->ram };
 
-	eh[5] = p->big_endian ? 2 : 1;      /* EI_DATA */
-	vmcoreinfo = note + p64_prstatus_note(p, note);
-	put_kernel32(p, vmcoreinfo, 11);    /* "VMCOREINFO" */
-	put_kernel32(p, vmcoreinfo + 4, (uint32_t)p->vmcoreinfo_len);
-	put_kernel32(p, vmcoreinfo + 8, 0);
-	memcpy(vmcoreinfo + 12, "VMCOREINFO\0\0", 12);
-	memcpy(vmcoreinfo + 24, p->vmcoreinfo, p->vmcoreinfo_len);
-	notes_len = (uint64_t)(vmcoreinfo - note) + 24 + ((p->vmcoreinfo_len + 3) & ~3ULL);
-	memset(vmcoreinfo + 24 + p->vmcoreinfo_len, 0, notes_len - (uint64_t)(vmcoreinfo - note) - 24 -
-	       p->vmcoreinfo_len);
-
-	put_kernel16(p, eh + 16, 4);        /* ET_CORE */
-	put_kernel16(p, eh + 18, 21);       /* EM_PPC64 */
-	put_kernel32(p, eh + 20, 1);
-	put_kernel64(p, eh + 32, 64);       /* e_phoff */
-	put_kernel16(p, eh + 52, 64);
-	put_kernel16(p, eh + 54, 56);
-	put_kernel16(p, eh + 56, 2);
-	off = (64 + 2 * 56 + p->page_size - 1) & ~(p->page_size - 1);
-	put_kernel32(p, ph[0], 4);          /* PT_NOTE */
-	put_kernel64(p, ph[0] + 8, off);
-	put_kernel64(p, ph[0] + 32, notes_len);
-	put_kernel64(p, ph[0] + 40, notes_len);
-	off = (off + notes_len + p->page_size - 1) & ~(p->page_size - 1);
-	put_kernel32(p, ph[1], 1);          /* PT_LOAD */
-	put_kernel32(p, ph[1] + 4, 7);
-	put_kernel64(p, ph[1] + 8, off);
-	put_kernel64(p, ph[1] + 16, P64_PAGE_OFFSET);
-	put_kernel64(p, ph[1] + 24, 0);
-	put_kernel64(p, ph[1] + 32, p->ram_size);
-	put_kernel64(p, ph[1] + 40, p->ram_size);
-	put_kernel64(p, ph[1] + 48, p->page_size);
-
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die("%s: %s", path, strerror(errno));
-	for (uint64_t at = 0; at < p->ram_size; at += p->page_size)
-		if (memcmp(p->ram + at, zero, p->page_size))
-			pwrite_or_die(fd, p->ram + at, p->page_size, (off_t)(off + at), path);
-	pwrite_or_die(fd, eh, sizeof(eh), 0, path);
-	pwrite_or_die(fd, ph, sizeof(ph), 64, path);
-	pwrite_or_die(fd, note, notes_len, (off_t)((64 + 2 * 56 + p->page_size - 1) & ~(p->page_size - 1)), path);
-	if (ftruncate(fd, (off_t)(off + p->ram_size)) || close(fd))
-		die("%s: %s", path, strerror(errno));
-}
-
-static uint64_t parse_size(const char *s)
-{
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
-
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
-	default: break;
-	}
-	if (*end)
-		die("ppc64: bad size '%s'", s);
-	return v;
+	notes_len += vmcoreinfo_note(note + notes_len, p->vmcoreinfo, p->vmcoreinfo_len, p->big_endian);
+	write_elf_vmcore(path, 21 /* EM_PPC64 */, p->big_endian, p->page_size, p->page_size, note, notes_len, &ram, 1);
 }
 
 /* The index widths of the MMU and page size (6.12's, arch/ppc64.c's table). */
@@ -550,7 +454,7 @@ int ppc64_main(int argc, char **argv)
 			p.radix = !strcmp(val, "radix");
 			i++;
 		} else if (!strcmp(opt, "--page-size") && val) {
-			uint64_t size = parse_size(val);
+			uint64_t size = parse_num(val, "ppc64 --page-size");
 
 			if (size != 4096 && size != 65536)
 				die("ppc64: --page-size is 4K or 64K");
@@ -563,7 +467,7 @@ int ppc64_main(int argc, char **argv)
 		} else if (!strcmp(opt, "--pre-5.2")) {
 			p.pre_5_2 = true;
 		} else if (!strcmp(opt, "--ram") && val) {
-			p.ram_size = parse_size(val);
+			p.ram_size = parse_num(val, "ppc64 --ram");
 			i++;
 		} else if (!strcmp(opt, "--damage") && val && (!strcmp(val, "loop") || !strcmp(val, "outside"))) {
 			p.damage = val;
@@ -617,21 +521,14 @@ int ppc64_main(int argc, char **argv)
 			p.page_size >> 10, p.big_endian ? "big" : "little");
 		fprintf(f, "mmu=%s\npage_size=%" PRIu64 "\nvmemmap_blocks=%u\n", p.radix ? "radix" : "hash", p.page_size,
 			p.nr_blocks);
-		for (int i = 0; i < p.nfacts; i++)
-			fprintf(f, "vtop 0x%" PRIx64 " 0x%" PRIx64 "\n", p.facts[i].vaddr, p.facts[i].paddr);
-		for (int i = 0; i < p.nfails; i++)
-			fprintf(f, "vtop_fail 0x%" PRIx64 "\n", p.fails[i]);
+		vtop_facts_write(f, &p.vtop);
 		for (int i = 0; i < p.ntable_pages; i++)
 			fprintf(f, "table_page 0x%" PRIx64 "\n", p.table_pages[i]);
 		if (fclose(f))
 			die("%s: %s", facts, strerror(errno));
 	}
-	if (vmcoreinfo_out) {
-		FILE *f = fopen(vmcoreinfo_out, "w");
-
-		if (!f || fwrite(p.vmcoreinfo, 1, p.vmcoreinfo_len, f) != p.vmcoreinfo_len || fclose(f))
-			die("%s: %s", vmcoreinfo_out, strerror(errno));
-	}
+	if (vmcoreinfo_out)
+		write_file_or_die(vmcoreinfo_out, p.vmcoreinfo, p.vmcoreinfo_len);
 	free(p.ram);
 	return 0;
 }

@@ -37,13 +37,11 @@
  * mode (its VA_BITS and addresses) than the tables are.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mkvmcore.h"
 
@@ -60,7 +58,6 @@
 #define RV_ROOT_OFFSET (UINT64_C(5) << 20)       /* swapper_pg_dir */
 #define RV_UTS_OFFSET ((UINT64_C(5) << 20) + RV_PAGE + 0x100)
 #define RV_KERNEL_LINK_ADDR UINT64_C(0xffffffff80000000)
-#define RV_MAX_FACTS 64
 #define RV_NOTE_FROM_TOP (UINT64_C(4) << 20)     /* vmcoreinfo_note: 4 MiB below the top of RAM */
 #define RV_STALE_NOTE_ABOVE (UINT64_C(1) << 20)  /* a stale note 1 MiB above it */
 #define RV_OUTSIDE UINT64_C(0x4000000000)        /* no memory of the dump is there */
@@ -97,10 +94,7 @@ struct rv {
 	uint64_t next_table;          /* tables are taken from the top of RAM down */
 	uint64_t root, text_pa, text_va, va_kernel_pa_offset, note_pa;
 	bool qemu;
-	uint64_t facts[RV_MAX_FACTS][2];
-	int nfacts;
-	uint64_t fails[32];
-	int nfails;
+	struct vtop_facts vtop;
 	char vmcoreinfo[4096];
 	size_t vmcoreinfo_len;
 };
@@ -168,19 +162,6 @@ static void rv_map_napot(struct rv *r, uint64_t va, uint64_t pa, uint64_t flags)
 		put_le64(rv_slot(r, va + i * RV_PAGE, 0), rv_pte(pa | 0x8000, flags | PTE_N));
 }
 
-static void rv_fact(struct rv *r, uint64_t va, uint64_t pa)
-{
-	if (r->nfacts == RV_MAX_FACTS)
-		die("internal: too many riscv64 facts");
-	r->facts[r->nfacts][0] = va;
-	r->facts[r->nfacts++][1] = pa;
-}
-
-static void rv_fail(struct rv *r, uint64_t va)
-{
-	r->fails[r->nfails++] = va;
-}
-
 /* A page that starts with an address that maps it: readers can tell pages apart. */
 static void rv_stamp(struct rv *r, uint64_t pa, uint64_t va)
 {
@@ -203,16 +184,16 @@ static void rv_image(struct rv *r)
 	for (uint64_t off = 0; off < RV_IMAGE_SIZE; off += RV_PAGE)
 		if ((off < RV_HOLE_OFFSET || off >= RV_HOLE_OFFSET + RV_HOLE_SIZE) && off != RV_ROOT_OFFSET)
 			rv_stamp(r, pa + off, va + off);
-	rv_fact(r, va + RV_STEXT_OFFSET + 0x18, pa + RV_STEXT_OFFSET + 0x18);
-	rv_fact(r, va + block - 8, pa + block - 8);
-	rv_fact(r, va + block + 0x1230, pa + block + 0x1230);
-	rv_fact(r, va + RV_NAPOT_OFFSET + 0x5678, pa + RV_NAPOT_OFFSET + 0x5678);
-	rv_fact(r, va + RV_NAPOT_OFFSET + 0x1fff8, pa + RV_NAPOT_OFFSET + 0x1fff8);
-	rv_fact(r, va + RV_ROOT_OFFSET + 8, r->root + 8);
-	rv_fact(r, va + RV_UTS_OFFSET, pa + RV_UTS_OFFSET);
-	rv_fact(r, va + RV_IMAGE_SIZE - 8, pa + RV_IMAGE_SIZE - 8);
-	rv_fail(r, va + RV_HOLE_OFFSET + 0x100);
-	rv_fail(r, va + RV_IMAGE_SIZE + 0x10);
+	vtop_fact(&r->vtop, va + RV_STEXT_OFFSET + 0x18, pa + RV_STEXT_OFFSET + 0x18);
+	vtop_fact(&r->vtop, va + block - 8, pa + block - 8);
+	vtop_fact(&r->vtop, va + block + 0x1230, pa + block + 0x1230);
+	vtop_fact(&r->vtop, va + RV_NAPOT_OFFSET + 0x5678, pa + RV_NAPOT_OFFSET + 0x5678);
+	vtop_fact(&r->vtop, va + RV_NAPOT_OFFSET + 0x1fff8, pa + RV_NAPOT_OFFSET + 0x1fff8);
+	vtop_fact(&r->vtop, va + RV_ROOT_OFFSET + 8, r->root + 8);
+	vtop_fact(&r->vtop, va + RV_UTS_OFFSET, pa + RV_UTS_OFFSET);
+	vtop_fact(&r->vtop, va + RV_IMAGE_SIZE - 8, pa + RV_IMAGE_SIZE - 8);
+	vtop_fail(&r->vtop, va + RV_HOLE_OFFSET + 0x100);
+	vtop_fail(&r->vtop, va + RV_IMAGE_SIZE + 0x10);
 }
 
 /* RAM but OpenSBI's first 2 MiB, in 2 MiB leaves; the image's part in pages, as STRICT_KERNEL_RWX splits it. */
@@ -228,9 +209,9 @@ static void rv_direct_map(struct rv *r)
 		else
 			rv_map(r, base + off, pa, 1, PTE_KERNEL);
 	}
-	rv_fact(r, base + block + 0x18, RV_RAM_BASE + block + 0x18);
-	rv_fact(r, base + r->ram_size / 2 + 0x777, RV_RAM_BASE + r->ram_size / 2 + 0x777);
-	rv_fact(r, base + r->ram_size - 8, RV_RAM_BASE + r->ram_size - 8);
+	vtop_fact(&r->vtop, base + block + 0x18, RV_RAM_BASE + block + 0x18);
+	vtop_fact(&r->vtop, base + r->ram_size / 2 + 0x777, RV_RAM_BASE + r->ram_size / 2 + 0x777);
+	vtop_fact(&r->vtop, base + r->ram_size - 8, RV_RAM_BASE + r->ram_size - 8);
 }
 
 /*
@@ -247,37 +228,37 @@ static void rv_vmalloc(struct rv *r)
 
 		rv_map(r, va, target, 0, PTE_KERNEL | (i == 1 ? PTE_PBMT_IO : 0) | (i == 2 ? PTE_N : 0));
 		rv_stamp(r, target, va);
-		rv_fact(r, va + 0x10 * i, target + 0x10 * i);
-		rv_fail(r, va + RV_PAGE);
+		vtop_fact(&r->vtop, va + 0x10 * i, target + 0x10 * i);
+		vtop_fail(&r->vtop, va + RV_PAGE);
 	}
 	/* Not valid, with the other bits of a page; a reserved W-without-R leaf. */
 	put_le64(rv_slot(r, area + 16 * RV_PAGE, 0), rv_pte(pa, PTE_KERNEL & ~PTE_V));
-	rv_fail(r, area + 16 * RV_PAGE);
+	vtop_fail(&r->vtop, area + 16 * RV_PAGE);
 	put_le64(rv_slot(r, area + 18 * RV_PAGE, 0), rv_pte(pa, PTE_V | PTE_W));
-	rv_fail(r, area + 18 * RV_PAGE);
+	vtop_fail(&r->vtop, area + 18 * RV_PAGE);
 	rv_map_napot(r, area + 0x40000, pa + 0x100000, PTE_KERNEL);
-	rv_fact(r, area + 0x40000 + 0xabc8, pa + 0x100000 + 0xabc8);
-	rv_fact(r, area + 0x4fff0, pa + 0x10fff0);
+	vtop_fact(&r->vtop, area + 0x40000 + 0xabc8, pa + 0x100000 + 0xabc8);
+	vtop_fact(&r->vtop, area + 0x4fff0, pa + 0x10fff0);
 
 	/* 1 GiB at level 2, onto RAM's start (1 GiB-aligned); a hole after it. */
 	rv_map(r, area + (UINT64_C(2) << 30), RV_RAM_BASE, 2, PTE_KERNEL);
-	rv_fact(r, area + (UINT64_C(2) << 30) + 0x123458, RV_RAM_BASE + 0x123458);
-	rv_fail(r, area + (UINT64_C(3) << 30) + 0x1000);
+	vtop_fact(&r->vtop, area + (UINT64_C(2) << 30) + 0x123458, RV_RAM_BASE + 0x123458);
+	vtop_fail(&r->vtop, area + (UINT64_C(3) << 30) + 0x1000);
 	if (r->levels >= 4) {
 		/* 512 GiB at level 3, onto physical 0: RAM lies within. */
 		uint64_t va = (r->mode->vmalloc_start + (UINT64_C(2) << 39)) & ~((UINT64_C(1) << 39) - 1);
 
 		rv_map(r, va, 0, 3, PTE_KERNEL);
-		rv_fact(r, va + RV_RAM_BASE + 0x3458, RV_RAM_BASE + 0x3458);
-		rv_fail(r, va + (UINT64_C(1) << 39) + 0x1000);
+		vtop_fact(&r->vtop, va + RV_RAM_BASE + 0x3458, RV_RAM_BASE + 0x3458);
+		vtop_fail(&r->vtop, va + (UINT64_C(1) << 39) + 0x1000);
 	}
 	if (r->levels == 5) {
 		/* 256 TiB in the root, in vmalloc's upper half. */
 		uint64_t va = 0xff40000000000000ULL;
 
 		rv_map(r, va, 0, 4, PTE_KERNEL);
-		rv_fact(r, va + RV_RAM_BASE + r->ram_size - 16, RV_RAM_BASE + r->ram_size - 16);
-		rv_fail(r, va + (UINT64_C(1) << 48) + 0x1000);
+		vtop_fact(&r->vtop, va + RV_RAM_BASE + r->ram_size - 16, RV_RAM_BASE + r->ram_size - 16);
+		vtop_fail(&r->vtop, va + (UINT64_C(1) << 48) + 0x1000);
 	}
 }
 
@@ -288,8 +269,8 @@ static void rv_modules(struct rv *r, uint64_t modules_vaddr)
 
 	rv_map(r, modules_vaddr + 0x5000, pa, 0, PTE_KERNEL_EXEC);
 	rv_stamp(r, pa, modules_vaddr + 0x5000);
-	rv_fact(r, modules_vaddr + 0x5008, pa + 8);
-	rv_fail(r, modules_vaddr + 0x4000);
+	vtop_fact(&r->vtop, modules_vaddr + 0x5008, pa + 8);
+	vtop_fail(&r->vtop, modules_vaddr + 0x4000);
 }
 
 /* The lines arch_crash_save_vmcoreinfo() and the generic code write, as a @mode kernel would. */
@@ -310,119 +291,25 @@ static void rv_vmcoreinfo(struct rv *r, const struct rv_mode *mode, const char *
 		RV_KERNEL_LINK_ADDR, RV_KERNEL_LINK_ADDR, r->va_kernel_pa_offset);
 }
 
-/* The note as the kernel keeps it: header, name, text, in a zeroed page. */
-static size_t rv_note(uint8_t *p, const char *text, size_t len)
-{
-	put_le32(p, 11);
-	put_le32(p + 4, (uint32_t)len);
-	put_le32(p + 8, 0);
-	memcpy(p + 12, "VMCOREINFO\0\0", 12);
-	memcpy(p + 24, text, len);
-	return 24 + ((len + 3) & ~(size_t)3);
-}
-
-static void pwrite_or_die(int fd, const void *p, size_t len, off_t off, const char *path)
-{
-	if (pwrite(fd, p, len, off) != (ssize_t)len)
-		die("%s: %s", path, strerror(errno));
-}
-
-/* Memory to the file, its zero pages left as holes. */
-static void write_bank(int fd, off_t off, const uint8_t *mem, uint64_t size, const char *path)
-{
-	static const uint8_t zero[RV_PAGE];
-
-	for (uint64_t at = 0; at < size; at += RV_PAGE)
-		if (memcmp(mem + at, zero, RV_PAGE))
-			pwrite_or_die(fd, mem + at, RV_PAGE, off + (off_t)at, path);
-}
-
 /*
  * kexec's layout: the note, the image's PT_LOAD, then RAM at the direct
  * map.  QEMU's: the boot ROM and RAM at physical addresses, no note.
  */
 static void rv_write_elf(struct rv *r, const char *path)
 {
-	uint8_t eh[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 }, ph[3][56] = { { 0 } }, note[4096 + 64];
-	uint64_t loads[2][4], notes_len = 0, off;   /* vaddr, paddr, size, memory */
-	const uint8_t *banks[2];
-	int nph = 3, first_load = 1, fd;
+	uint8_t note[4096 + 64];
+	size_t notes_len = 0;
+	struct elf_load loads[2] = {
+		{ 0, RV_ROM_BASE, RV_ROM_SIZE, r->rom },
+		{ 0, RV_RAM_BASE, r->ram_size, r->ram },
+	};
 
-	if (r->qemu) {
-		loads[0][0] = 0;
-		loads[0][1] = RV_ROM_BASE;
-		loads[0][2] = RV_ROM_SIZE;
-		banks[0] = r->rom;
-		loads[1][0] = 0;
-		loads[1][1] = RV_RAM_BASE;
-		loads[1][2] = r->ram_size;
-		banks[1] = r->ram;
-		nph = 2;
-		first_load = 0;
-	} else {
-		notes_len = rv_note(note, r->vmcoreinfo, r->vmcoreinfo_len);
-		loads[0][0] = r->text_va;
-		loads[0][1] = r->text_pa;
-		loads[0][2] = RV_IMAGE_SIZE;
-		banks[0] = rv_phys(r, r->text_pa, RV_IMAGE_SIZE);
-		loads[1][0] = r->mode->page_offset;
-		loads[1][1] = RV_RAM_BASE;
-		loads[1][2] = r->ram_size;
-		banks[1] = r->ram;
-	}
-	put_le16(eh + 16, 4);               /* ET_CORE */
-	put_le16(eh + 18, 243);             /* EM_RISCV */
-	put_le32(eh + 20, 1);
-	put_le64(eh + 32, 64);              /* e_phoff */
-	put_le16(eh + 52, 64);
-	put_le16(eh + 54, 56);
-	put_le16(eh + 56, (uint16_t)nph);
-	off = (64 + 56 * (uint64_t)nph + RV_PAGE - 1) & ~(RV_PAGE - 1);
 	if (!r->qemu) {
-		put_le32(ph[0], 4);         /* PT_NOTE */
-		put_le64(ph[0] + 8, off);
-		put_le64(ph[0] + 32, notes_len);
-		put_le64(ph[0] + 40, notes_len);
-		off = (off + notes_len + RV_PAGE - 1) & ~(RV_PAGE - 1);
+		notes_len = vmcoreinfo_note(note, r->vmcoreinfo, r->vmcoreinfo_len, false);
+		loads[0] = (struct elf_load){ r->text_va, r->text_pa, RV_IMAGE_SIZE, rv_phys(r, r->text_pa, RV_IMAGE_SIZE) };
+		loads[1].vaddr = r->mode->page_offset;
 	}
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die("%s: %s", path, strerror(errno));
-	for (int i = 0; i < 2; i++) {
-		uint8_t *p = ph[first_load + i];
-
-		put_le32(p, 1);             /* PT_LOAD */
-		put_le32(p + 4, 7);
-		put_le64(p + 8, off);
-		put_le64(p + 16, loads[i][0]);
-		put_le64(p + 24, loads[i][1]);
-		put_le64(p + 32, loads[i][2]);
-		put_le64(p + 40, loads[i][2]);
-		write_bank(fd, (off_t)off, banks[i], loads[i][2], path);
-		off += loads[i][2];
-	}
-	pwrite_or_die(fd, eh, sizeof(eh), 0, path);
-	for (int i = 0; i < nph; i++)
-		pwrite_or_die(fd, ph[i], 56, 64 + 56 * i, path);
-	if (notes_len)
-		pwrite_or_die(fd, note, notes_len, (off_t)get_le64(ph[0] + 8), path);
-	if (ftruncate(fd, (off_t)off) || close(fd))
-		die("%s: %s", path, strerror(errno));
-}
-
-static uint64_t parse_size(const char *s)
-{
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
-
-	switch (*end) {
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
-	default: break;
-	}
-	if (*end)
-		die("riscv64: bad size '%s'", s);
-	return v;
+	write_elf_vmcore(path, 243 /* EM_RISCV */, false, RV_PAGE, 0, note, notes_len, loads, 2);
 }
 
 static const struct rv_mode *mode_of(int va_bits)
@@ -456,7 +343,7 @@ int riscv64_main(int argc, char **argv)
 			r.qemu = !strcmp(val, "qemu");
 			i++;
 		} else if (!strcmp(opt, "--ram") && val) {
-			r.ram_size = parse_size(val);
+			r.ram_size = parse_num(val, "riscv64 --ram");
 			i++;
 		} else if (!strcmp(opt, "--damage") && val && (!strcmp(val, "loop") || !strcmp(val, "outside"))) {
 			damage = val;
@@ -511,11 +398,11 @@ int riscv64_main(int argc, char **argv)
 	if (stale_pa + RV_PAGE > r.next_table)
 		die("riscv64: the page tables reach the stale note");
 	memset(rv_phys(&r, stale_pa, RV_PAGE), 0, RV_PAGE);
-	rv_note(rv_phys(&r, stale_pa, RV_PAGE), r.vmcoreinfo, r.vmcoreinfo_len);
+	vmcoreinfo_note(rv_phys(&r, stale_pa, RV_PAGE), r.vmcoreinfo, r.vmcoreinfo_len, false);
 	/* This kernel's, and what the ELF says (--vmcoreinfo-va-bits: another mode's lines). */
 	rv_vmcoreinfo(&r, r.mode, osrelease, modules_vaddr);
 	memset(rv_phys(&r, r.note_pa, RV_PAGE), 0, RV_PAGE);
-	rv_note(rv_phys(&r, r.note_pa, RV_PAGE), r.vmcoreinfo, r.vmcoreinfo_len);
+	vmcoreinfo_note(rv_phys(&r, r.note_pa, RV_PAGE), r.vmcoreinfo, r.vmcoreinfo_len, false);
 	if (said_va_bits)
 		rv_vmcoreinfo(&r, mode_of(said_va_bits), osrelease, modules_vaddr);
 
@@ -539,19 +426,12 @@ int riscv64_main(int argc, char **argv)
 			r.qemu ? "QEMU's" : "kexec's");
 		fprintf(f, "levels=%d\nnote_paddr=0x%" PRIx64 "\nstale_note_paddr=0x%" PRIx64 "\n", r.levels,
 			r.note_pa, stale_pa);
-		for (int i = 0; i < r.nfacts; i++)
-			fprintf(f, "vtop 0x%" PRIx64 " 0x%" PRIx64 "\n", r.facts[i][0], r.facts[i][1]);
-		for (int i = 0; i < r.nfails; i++)
-			fprintf(f, "vtop_fail 0x%" PRIx64 "\n", r.fails[i]);
+		vtop_facts_write(f, &r.vtop);
 		if (fclose(f))
 			die("%s: %s", facts, strerror(errno));
 	}
-	if (vmcoreinfo_out) {
-		FILE *f = fopen(vmcoreinfo_out, "w");
-
-		if (!f || fwrite(r.vmcoreinfo, 1, r.vmcoreinfo_len, f) != r.vmcoreinfo_len || fclose(f))
-			die("%s: %s", vmcoreinfo_out, strerror(errno));
-	}
+	if (vmcoreinfo_out)
+		write_file_or_die(vmcoreinfo_out, r.vmcoreinfo, r.vmcoreinfo_len);
 	free(r.ram);
 	free(r.rom);
 	return 0;

@@ -32,13 +32,11 @@
  * --damage outside points its next-level entry at a table beyond memory.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mkvmcore.h"
 
@@ -57,7 +55,6 @@
 #define S_MEM_SECTION_PA ((UINT64_C(21) << 20) + 0x2340)
 #define S_TABLES_FLOOR (UINT64_C(32) << 20)      /* tables from the top of RAM down to here */
 #define S_OUTSIDE UINT64_C(0x4000000000)         /* no memory of the dump is there */
-#define S_MAX_FACTS 64
 
 #define TT_SEGMENT 0
 #define S390_ENTRY_INVALID UINT64_C(0x20)
@@ -74,40 +71,10 @@ struct s3 {
 	uint8_t *ram;
 	uint64_t next_table, pt_half;   /* tables from the top of RAM down; a page table's free half */
 	uint64_t root, text_va, identity_base, vmalloc_start;
-	uint64_t facts[S_MAX_FACTS][2];
-	int nfacts;
-	uint64_t fails[32];
-	int nfails;
+	struct vtop_facts vtop;
 	char vmcoreinfo[4096];
 	size_t vmcoreinfo_len;
 };
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (24 - 8 * i));
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static uint8_t *s_phys(struct s3 *s, uint64_t pa, size_t len)
 {
@@ -191,19 +158,6 @@ static void map_frame(struct s3 *s, uint64_t va, uint64_t pa, int type)
 	put_be64(s_slot(s, va, type), pa | S390_ENTRY_FC | (uint64_t)type << 2);
 }
 
-static void s_fact(struct s3 *s, uint64_t va, uint64_t pa)
-{
-	if (s->nfacts == S_MAX_FACTS)
-		die("internal: too many s390x facts");
-	s->facts[s->nfacts][0] = va;
-	s->facts[s->nfacts++][1] = pa;
-}
-
-static void s_fail(struct s3 *s, uint64_t va)
-{
-	s->fails[s->nfails++] = va;
-}
-
 /* The image's virtual address of physical @pa in it. */
 static uint64_t image_va(const struct s3 *s, uint64_t pa)
 {
@@ -224,14 +178,14 @@ static void s_image(struct s3 *s)
 		map_pages(s, va, pa, S_HOLE_OFFSET);
 		map_pages(s, va + S_HOLE_OFFSET + S_HOLE_SIZE, pa + S_HOLE_OFFSET + S_HOLE_SIZE,
 			  S_IMAGE_SIZE - S_HOLE_OFFSET - S_HOLE_SIZE);
-		s_fail(s, va + S_HOLE_OFFSET + 0x100);
-		s_fail(s, va + S_IMAGE_SIZE + 0x10);
+		vtop_fail(&s->vtop, va + S_HOLE_OFFSET + 0x100);
+		vtop_fail(&s->vtop, va + S_IMAGE_SIZE + 0x10);
 	}
-	s_fact(s, va + 0x18, pa + 0x18);
-	s_fact(s, va + S_HOLE_OFFSET - 8, pa + S_HOLE_OFFSET - 8);
-	s_fact(s, va + S_ROOT_OFFSET + 8, s->root + 8);
-	s_fact(s, va + S_UTS_OFFSET, pa + S_UTS_OFFSET);
-	s_fact(s, va + S_IMAGE_SIZE - 8, pa + S_IMAGE_SIZE - 8);
+	vtop_fact(&s->vtop, va + 0x18, pa + 0x18);
+	vtop_fact(&s->vtop, va + S_HOLE_OFFSET - 8, pa + S_HOLE_OFFSET - 8);
+	vtop_fact(&s->vtop, va + S_ROOT_OFFSET + 8, s->root + 8);
+	vtop_fact(&s->vtop, va + S_UTS_OFFSET, pa + S_UTS_OFFSET);
+	vtop_fact(&s->vtop, va + S_IMAGE_SIZE - 8, pa + S_IMAGE_SIZE - 8);
 }
 
 /*
@@ -246,11 +200,11 @@ static void s_identity_map(struct s3 *s)
 	for (uint64_t pa = mib; pa < S_RAM_SIZE; pa += mib)
 		if (!s->pre_610 || pa < S_IMAGE_PA || pa >= S_IMAGE_PA + S_IMAGE_SIZE)
 			map_frame(s, base + pa, pa, TT_SEGMENT);
-	s_fact(s, base + 0x1238, 0x1238);
-	s_fact(s, base + mib + 0x18, mib + 0x18);
-	s_fact(s, base + S_RAM_SIZE / 2 + 0x777, S_RAM_SIZE / 2 + 0x777);
-	s_fact(s, base + S_RAM_SIZE - 8, S_RAM_SIZE - 8);
-	s_fail(s, base + S_RAM_SIZE + 0x1000);
+	vtop_fact(&s->vtop, base + 0x1238, 0x1238);
+	vtop_fact(&s->vtop, base + mib + 0x18, mib + 0x18);
+	vtop_fact(&s->vtop, base + S_RAM_SIZE / 2 + 0x777, S_RAM_SIZE / 2 + 0x777);
+	vtop_fact(&s->vtop, base + S_RAM_SIZE - 8, S_RAM_SIZE - 8);
+	vtop_fail(&s->vtop, base + S_RAM_SIZE + 0x1000);
 }
 
 /*
@@ -269,29 +223,29 @@ static void s_vmalloc(struct s3 *s)
 
 		/* The second is one Linux aged: invalid for the hardware, present for the kernel. */
 		map_page(s, va, target, i == 1 ? S390_PTE_INVALID | S390_PTE_PRESENT : 0);
-		s_fact(s, va + 0x10 * i, target + 0x10 * i);
-		s_fail(s, va + S_PAGE);
+		vtop_fact(&s->vtop, va + 0x10 * i, target + 0x10 * i);
+		vtop_fail(&s->vtop, va + S_PAGE);
 	}
 	map_page(s, area + 8 * S_PAGE, pa, S390_PTE_INVALID);
-	s_fail(s, area + 8 * S_PAGE);
+	vtop_fail(&s->vtop, area + 8 * S_PAGE);
 	map_page(s, area + 10 * S_PAGE, pa, S390_PTE_MUST_BE_ZERO);
-	s_fail(s, area + 10 * S_PAGE);
+	vtop_fail(&s->vtop, area + 10 * S_PAGE);
 	map_frame(s, area + 4 * mib, pa + 2 * mib, TT_SEGMENT);
-	s_fact(s, area + 4 * mib + 0xabc8, pa + 2 * mib + 0xabc8);
-	s_fail(s, area + 5 * mib + 0x10);
+	vtop_fact(&s->vtop, area + 4 * mib + 0xabc8, pa + 2 * mib + 0xabc8);
+	vtop_fail(&s->vtop, area + 5 * mib + 0x10);
 
 	/* A segment table with only its first page (512 MiB): TF = TL = 0. */
 	gib_area = (area + 2 * two_gib) & ~(two_gib - 1);
 	map_page(s, gib_area + 0x3000, pa + 0x30000, 0);
-	s_fact(s, gib_area + 0x3008, pa + 0x30008);
+	vtop_fact(&s->vtop, gib_area + 0x3008, pa + 0x30008);
 	slot = s_slot(s, gib_area, 1);
 	put_be64(slot, get_be64(slot) & ~UINT64_C(0xc3));
-	s_fail(s, gib_area + 3 * (mib << 9) + 0x3000);
+	vtop_fail(&s->vtop, gib_area + 3 * (mib << 9) + 0x3000);
 
 	/* A 2 GiB frame onto physical 0, where RAM lies. */
 	map_frame(s, gib_area + two_gib, 0, 1);
-	s_fact(s, gib_area + two_gib + S_RAM_SIZE - 16, S_RAM_SIZE - 16);
-	s_fail(s, gib_area + 2 * two_gib + 0x1000);
+	vtop_fact(&s->vtop, gib_area + two_gib + S_RAM_SIZE - 16, S_RAM_SIZE - 16);
+	vtop_fail(&s->vtop, gib_area + 2 * two_gib + 0x1000);
 }
 
 /* The lines arch_crash_save_vmcoreinfo() and the generic code write. */
@@ -316,66 +270,14 @@ static void s_vmcoreinfo(struct s3 *s, const char *osrelease)
 	s->vmcoreinfo_len = n;
 }
 
-/* The note as the kernel keeps it, big-endian: header, name, text. */
-static size_t s_note(uint8_t *p, const char *text, size_t len)
-{
-	put_be32(p, 11);
-	put_be32(p + 4, (uint32_t)len);
-	put_be32(p + 8, 0);
-	memcpy(p + 12, "VMCOREINFO\0\0", 12);
-	memcpy(p + 24, text, len);
-	return 24 + ((len + 3) & ~(size_t)3);
-}
-
-static void pwrite_or_die(int fd, const void *p, size_t len, off_t off, const char *path)
-{
-	if (pwrite(fd, p, len, off) != (ssize_t)len)
-		die("%s: %s", path, strerror(errno));
-}
-
 /* Big-endian ELF: the note (unless @no_note), then RAM at physical 0, zero pages as holes. */
 static void s_write_elf(struct s3 *s, bool no_note, const char *path)
 {
-	static const uint8_t zero[S_PAGE];
-	uint8_t eh[64] = { 0x7f, 'E', 'L', 'F', 2, 2, 1 }, ph[2][56] = { { 0 } }, note[4096 + 64];
-	uint64_t notes_len = 0, off;
-	int nph = no_note ? 1 : 2, fd;
-	uint8_t *load = ph[nph - 1];
+	uint8_t note[4096 + 64];
+	size_t notes_len = no_note ? 0 : vmcoreinfo_note(note, s->vmcoreinfo, s->vmcoreinfo_len, true);
+	struct elf_load ram = { .paddr = 0, .size = S_RAM_SIZE, .mem = s->ram };
 
-	put_be16(eh + 16, 4);               /* ET_CORE */
-	put_be16(eh + 18, 22);              /* EM_S390 */
-	put_be32(eh + 20, 1);
-	put_be64(eh + 32, 64);              /* e_phoff */
-	put_be16(eh + 52, 64);
-	put_be16(eh + 54, 56);
-	put_be16(eh + 56, (uint16_t)nph);
-	off = (64 + 56 * (uint64_t)nph + S_PAGE - 1) & ~(S_PAGE - 1);
-	if (!no_note) {
-		notes_len = s_note(note, s->vmcoreinfo, s->vmcoreinfo_len);
-		put_be32(ph[0], 4);         /* PT_NOTE */
-		put_be64(ph[0] + 8, off);
-		put_be64(ph[0] + 32, notes_len);
-		put_be64(ph[0] + 40, notes_len);
-		off = (off + notes_len + S_PAGE - 1) & ~(S_PAGE - 1);
-	}
-	put_be32(load, 1);                  /* PT_LOAD */
-	put_be32(load + 4, 7);
-	put_be64(load + 8, off);
-	put_be64(load + 32, S_RAM_SIZE);
-	put_be64(load + 40, S_RAM_SIZE);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die("%s: %s", path, strerror(errno));
-	for (uint64_t at = 0; at < S_RAM_SIZE; at += S_PAGE)
-		if (memcmp(s->ram + at, zero, S_PAGE))
-			pwrite_or_die(fd, s->ram + at, S_PAGE, (off_t)(off + at), path);
-	pwrite_or_die(fd, eh, sizeof(eh), 0, path);
-	for (int i = 0; i < nph; i++)
-		pwrite_or_die(fd, ph[i], 56, 64 + 56 * i, path);
-	if (notes_len)
-		pwrite_or_die(fd, note, notes_len, (off_t)get_be64(ph[0] + 8), path);
-	if (ftruncate(fd, (off_t)(off + S_RAM_SIZE)) || close(fd))
-		die("%s: %s", path, strerror(errno));
+	write_elf_vmcore(path, 22 /* EM_S390 */, true, S_PAGE, 0, note, notes_len, &ram, 1);
 }
 
 /* Where the image and the identity map lie in an address space of @levels levels. */
@@ -463,7 +365,7 @@ int s390x_main(int argc, char **argv)
 		put_be64(s_phys(&s, pa, 8), in_image ? image_va(&s, pa) : s.identity_base + pa);
 	}
 	s_vmcoreinfo(&s, osrelease);
-	s_note(s_phys(&s, S_NOTE_PA, S_PAGE), s.vmcoreinfo, s.vmcoreinfo_len);
+	vmcoreinfo_note(s_phys(&s, S_NOTE_PA, S_PAGE), s.vmcoreinfo, s.vmcoreinfo_len, true);
 	/* The absolute lowcore's pointer to it, which libkdumpfile reads. */
 	put_be64(s_phys(&s, S_LOWCORE_VMCOREINFO, 8), S_NOTE_PA);
 
@@ -488,19 +390,12 @@ int s390x_main(int argc, char **argv)
 		fprintf(f, "# mkvmcore --arch s390x: %d levels, the layout %s 6.10\n", s.levels,
 			s.pre_610 ? "before" : "since");
 		fprintf(f, "levels=%d\nnote_paddr=0x%" PRIx64 "\n", s.levels, (uint64_t)S_NOTE_PA);
-		for (int i = 0; i < s.nfacts; i++)
-			fprintf(f, "vtop 0x%" PRIx64 " 0x%" PRIx64 "\n", s.facts[i][0], s.facts[i][1]);
-		for (int i = 0; i < s.nfails; i++)
-			fprintf(f, "vtop_fail 0x%" PRIx64 "\n", s.fails[i]);
+		vtop_facts_write(f, &s.vtop);
 		if (fclose(f))
 			die("%s: %s", facts, strerror(errno));
 	}
-	if (vmcoreinfo_out) {
-		FILE *f = fopen(vmcoreinfo_out, "w");
-
-		if (!f || fwrite(s.vmcoreinfo, 1, s.vmcoreinfo_len, f) != s.vmcoreinfo_len || fclose(f))
-			die("%s: %s", vmcoreinfo_out, strerror(errno));
-	}
+	if (vmcoreinfo_out)
+		write_file_or_die(vmcoreinfo_out, s.vmcoreinfo, s.vmcoreinfo_len);
 	free(s.ram);
 	return 0;
 }

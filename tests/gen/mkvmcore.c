@@ -103,6 +103,33 @@ uint64_t get_le64(const uint8_t *p)
 	return v;
 }
 
+void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+void put_be32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+
+void put_be64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+uint64_t get_be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
 static const char *const cat_names[PC_NR] = {
 	[PC_NONE] = "nomap",
 	[PC_UNCLAIMED] = "unclaimed",
@@ -169,7 +196,8 @@ unsigned int cat_exclusion(enum page_cat cat)
 	}
 }
 
-static uint64_t parse_num(const char *s, const char *what)
+/* A number, with a K, M, G or T suffix for its binary multiple. */
+uint64_t parse_num(const char *s, const char *what)
 {
 	char *end;
 	uint64_t v;

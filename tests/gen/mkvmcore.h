@@ -261,8 +261,51 @@ void put_le16(uint8_t *p, uint16_t v);
 void put_le32(uint8_t *p, uint32_t v);
 void put_le64(uint8_t *p, uint64_t v);
 uint64_t get_le64(const uint8_t *p);
+void put_be16(uint8_t *p, uint16_t v);
+void put_be32(uint8_t *p, uint32_t v);
+void put_be64(uint8_t *p, uint64_t v);
+uint64_t get_be64(const uint8_t *p);
+uint64_t parse_num(const char *s, const char *what);
 const char *cat_name(enum page_cat cat);
 unsigned int cat_exclusion(enum page_cat cat);
+
+/* gen_arch_common.c: what the arm64, ppc64, riscv64 and s390x generators share */
+#define VTOP_MAX_FACTS 96
+#define VTOP_MAX_FAILS 32
+
+/* The --facts file's vtop and vtop_fail lines, in the order they were stated. */
+struct vtop_facts {
+	struct {
+		uint64_t vaddr, paddr;
+	} facts[VTOP_MAX_FACTS];
+	int nfacts;
+	uint64_t fails[VTOP_MAX_FAILS];
+	int nfails;
+};
+
+void vtop_fact(struct vtop_facts *v, uint64_t vaddr, uint64_t paddr);
+void vtop_fail(struct vtop_facts *v, uint64_t vaddr);
+void vtop_facts_write(FILE *f, const struct vtop_facts *v);
+size_t vmcoreinfo_note(uint8_t *p, const char *text, size_t len, bool big_endian);
+
+#define ELF_MAX_LOADS 3
+
+/* A PT_LOAD: @size bytes of @mem at physical @paddr, at virtual @vaddr (0: none said). */
+struct elf_load {
+	uint64_t vaddr, paddr, size;
+	const uint8_t *mem;
+};
+
+/*
+ * An ELF vmcore for @machine, in @big_endian order: @notes (none when
+ * @notes_len is 0), then @loads' memory one after the other, each of the
+ * two from a boundary of @page_size, zero pages left as holes;
+ * @load_align is every PT_LOAD's p_align.
+ */
+void write_elf_vmcore(const char *path, uint16_t machine, bool big_endian, uint64_t page_size,
+		      uint64_t load_align, const uint8_t *notes, uint64_t notes_len,
+		      const struct elf_load *loads, int nloads);
+void write_file_or_die(const char *path, const void *buf, size_t len);
 
 /* gen_ram.c: physical memory, allocators */
 void ram_init(struct gen *g);
