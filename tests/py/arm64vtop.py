@@ -14,32 +14,12 @@ arm64vtop.py DUMPREAD VMCORE VMCOREINFO_TXT GUEST_DIR
    per 16 MiB of the memory the dump holds): libkdumpfile reads the same 256 bytes through the
    virtual address (its own arm64 translation) as at our physical address.
 """
-import struct
 import subprocess
 import sys
 
 import kdumpfile
 
-
-def vmcoreinfo(path):
-    info = {}
-    for line in open(path):
-        if '=' in line:
-            k, v = line.rstrip('\n').split('=', 1)
-            info[k] = v
-    return info
-
-
-def pt_loads(path):
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        f.seek(phoff)
-        for _ in range(phnum):
-            p_type, _, _, vaddr, paddr, filesz, _, _ = struct.unpack('<IIQQQQQQ', f.read(56))
-            if p_type == 1:
-                yield vaddr, paddr, filesz
+from vtoplib import pt_loads, vmcoreinfo
 
 
 def main():

@@ -28,17 +28,10 @@ import sys
 
 import kdumpfile
 
+from vtoplib import pt_loads, vmcoreinfo
+
 PAGE = 4096
 MASK64 = (1 << 64) - 1
-
-
-def read_kv(path):
-    info = {}
-    for line in open(path):
-        if '=' in line:
-            k, v = line.rstrip('\n').split('=', 1)
-            info[k] = v
-    return info
 
 
 def kallsyms(path):
@@ -68,18 +61,6 @@ def system_ram(path):
     return ranges
 
 
-def pt_loads(path):
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        f.seek(phoff)
-        for _ in range(phnum):
-            p_type, _, _, vaddr, paddr, filesz, _, _ = struct.unpack('<IIQQQQQQ', f.read(56))
-            if p_type == 1:
-                yield vaddr, paddr, filesz
-
-
 def layout(dumpread, vmcore):
     out = subprocess.run([dumpread, vmcore, 'layout'], check=True, capture_output=True, text=True).stdout
     facts, kernel_address = {}, {}
@@ -96,7 +77,7 @@ def layout(dumpread, vmcore):
 def main():
     dumpread, vmcore, guest = sys.argv[1:4]
     facts, kernel_address = layout(dumpread, vmcore)
-    vi = read_kv(guest + '/vmcoreinfo.txt')
+    vi = vmcoreinfo(guest + '/vmcoreinfo.txt')
     syms = kallsyms(guest + '/guest/kallsyms.txt')
     kd = kdumpfile.kdumpfile(vmcore)
     kd.attr['addrxlat.ostype'] = 'linux'

@@ -20,19 +20,15 @@ s390xvtop.py tables VMCORE VMCOREINFO_TXT
     uses on its way to _stext (the tests discard each), TABLE its type
     (region-second to segment, or page).
 """
-import mmap
 import struct
-import subprocess
 import sys
+
+from vtoplib import ElfMemory, check_against_guest, vmcoreinfo
 
 NT_S390_CTRS = 0x304
 
 
-def vmcoreinfo(path):
-    return dict(line.rstrip('\n').split('=', 1) for line in open(path) if '=' in line)
-
-
-class Walk:
+class Walk(ElfMemory):
     """DAT: an ASCE's designation type (bits 2-3) names the top table; a
     region or segment table has 2048 entries, indexed by 11 bits of the
     address each from bit 53 down to bit 20, a page table 256 by bits
@@ -44,16 +40,10 @@ class Walk:
     aged present (bit 0) though invalid (0x400) for the hardware."""
 
     def __init__(self, vmcore):
-        with open(vmcore, 'rb') as f:
-            self.mem = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        phoff, = struct.unpack_from('>Q', self.mem, 32)
-        phnum, = struct.unpack_from('>H', self.mem, 56)
-        self.loads, cr1 = [], None
-        for i in range(phnum):
-            p_type, _, offset, _, paddr, filesz, _, _ = struct.unpack_from('>IIQQQQQQ', self.mem, phoff + 56 * i)
-            if p_type == 1:
-                self.loads.append((paddr, filesz, offset))
-            elif p_type == 4 and cr1 is None:
+        super().__init__(vmcore, '>')
+        cr1 = None
+        for offset, filesz in self.notes:
+            if cr1 is None:
                 cr1 = self.control_register_1(offset, filesz)
         if cr1 is None:
             raise SystemExit('no NT_S390_CTRS note: the kernel ASCE is unknown')
@@ -68,13 +58,6 @@ class Walk:
                 return struct.unpack_from('>Q', self.mem, desc + 8)[0]
             at = desc + (descsz + 3) // 4 * 4
         return None
-
-    def entry(self, table, index):
-        pa = table + 8 * index
-        for paddr, filesz, offset in self.loads:
-            if paddr <= pa < paddr + filesz:
-                return struct.unpack_from('>Q', self.mem, offset + pa - paddr)[0]
-        raise SystemExit('the table at %#x is not in the dump' % table)
 
     def vtop(self, va, tables=None):
         if self.top < 3 and va >> (31 + 11 * self.top):
@@ -102,22 +85,6 @@ class Walk:
         return (e & ~0xfff) | (va & 0xfff)
 
 
-def iomem(guest, name):
-    for line in open(guest + '/iomem.txt'):
-        span, _, what = line.strip().partition(' : ')
-        if what == name:
-            return int(span.split('-')[0], 16)
-    raise SystemExit('no "%s" in iomem.txt' % name)
-
-
-def kallsyms(guest):
-    syms = {}
-    for line in open(guest + '/kallsyms.txt'):
-        words = line.split()
-        syms.setdefault(words[2], int(words[0], 16))
-    return syms
-
-
 def main():
     if sys.argv[1] == 'tables':
         walk, tables = Walk(sys.argv[2]), []
@@ -128,42 +95,14 @@ def main():
             print(names[level], hex(pfn))
         return 0
     dumpread, vmcore, vi_path, guest = sys.argv[1:5]
-    vi, syms = vmcoreinfo(vi_path), kallsyms(guest)
+    vi = vmcoreinfo(vi_path)
     walk = Walk(vmcore)
-    expect = {syms['_text']: iomem(guest, 'Kernel code'), syms['__bss_start']: iomem(guest, 'Kernel bss')}
-    seen = {}
-    for line in open(guest + '/kallsyms.txt'):
-        words = line.split()
-        kind = (words[1].lower(), len(words) > 3)
-        if int(words[0], 16) and seen.get(kind, 0) < 8:
-            seen[kind] = seen.get(kind, 0) + 1
-            expect.setdefault(int(words[0], 16) + 8, None)
-    expect.setdefault(int(vi['SYMBOL(mem_section)'], 16), None)
+    # vmemmap's struct pages, and the identity map every 16 MiB.
     vmemmap, page_size = int(vi['SYMBOL(vmemmap)'], 16), int(vi['SIZE(page)'])
-    for pfn in range(0, 0x20000, 0x1234):
-        expect.setdefault(vmemmap + pfn * page_size, None)
+    more = [vmemmap + pfn * page_size for pfn in range(0, 0x20000, 0x1234)]
     identity = int(vi.get('IDENTITYBASE', '0'), 16)
-    for off in range(0, 512 << 20, 16 << 20):
-        expect.setdefault(identity + off + 0x100, None)
-
-    out = subprocess.run([dumpread, vmcore, 'vtop'] + ['%#x' % v for v in expect], check=True,
-                         capture_output=True, text=True).stdout
-    bad = 0
-    for line in out.splitlines():
-        v, p = line.split()
-        v = int(v, 16)
-        want = expect[v] if expect[v] is not None else walk.vtop(v)
-        if p != ('%#x' % want if want is not None else 'unmapped'):
-            print('vtop %#x: we say %s, expected %s' % (v, p, hex(want) if want is not None else 'unmapped'))
-            bad += 1
-    uts = int(vi['SYMBOL(init_uts_ns)'], 16) + int(vi.get('OFFSET(uts_namespace.name)', '4')) + 130
-    release = subprocess.run([dumpread, vmcore, 'virt', '%#x' % uts, '65'], check=True,
-                             capture_output=True).stdout.split(b'\0')[0].decode()
-    if release != open(guest + '/uname-r.txt').read().strip():
-        print('init_uts_ns release %r, uname -r %r' % (release, open(guest + '/uname-r.txt').read().strip()))
-        bad += 1
-    print('%d translations and the release checked, %d wrong' % (len(expect), bad))
-    return 1 if bad else 0
+    more += [identity + off + 0x100 for off in range(0, 512 << 20, 16 << 20)]
+    return check_against_guest(dumpread, vmcore, vi, guest, walk.vtop, more)
 
 
 if __name__ == '__main__':

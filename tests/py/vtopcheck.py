@@ -15,34 +15,14 @@ vtopcheck.py DUMPREAD VMCORE VMCOREINFO_TXT [--ram-below-1g]
  - and the bytes read through the virtual address equal libkdumpfile's
    bytes at the expected physical address.
 """
-import struct
 import subprocess
 import sys
 
 import kdumpfile
 
+from vtoplib import pt_loads, vmcoreinfo
+
 START_KERNEL_MAP = 0xffffffff80000000
-
-
-def vmcoreinfo(path):
-    info = {}
-    for line in open(path):
-        if '=' in line:
-            k, v = line.rstrip('\n').split('=', 1)
-            info[k] = v
-    return info
-
-
-def pt_loads(path):
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        f.seek(phoff)
-        for _ in range(phnum):
-            p_type, _, _, vaddr, paddr, filesz, _, _ = struct.unpack('<IIQQQQQQ', f.read(56))
-            if p_type == 1:
-                yield vaddr, paddr, filesz
 
 
 def main():
