@@ -84,6 +84,16 @@ check() {
 	fi
 }
 
+# same NAME GOT EXPECTED: pass when the two files are the same, else fail
+# with the start of their difference.
+same() {
+	if cmp -s "$2" "$3"; then
+		pass "$1"
+	else
+		fail "$1" "$(diff "$2" "$3" | head -n 6)"
+	fi
+}
+
 # expect_failure NAME PATTERN CMD...: CMD must exit 1 (not crash, not hang,
 # not a sanitizer report) and print PATTERN (an ERE) on stderr.
 expect_failure() {

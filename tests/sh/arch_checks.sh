@@ -31,15 +31,6 @@ FOUND='the dump has no VMCOREINFO note: using the kernel.s own, found in its mem
 # The warning for an extension that leaves out a page the walk needs, up to the pfn.
 TABLE_WARNING="warning: extension discard_range leaves out 0x1 pages that hold struct pages or the kernel's page tables"
 
-# same NAME FILE EXPECTED: pass when FILE's content is EXPECTED's.
-same() {
-	if cmp -s "$2" "$3"; then
-		pass "$1"
-	else
-		fail "$1" "$(diff "$2" "$3" | head -n 4)"
-	fi
-}
-
 # gen_vmcoreinfo_found NAME ELF FACTS: a generated dump whose VMCOREINFO
 # note is not where the ELF says (none, or a stale one first) has it found
 # in memory at the facts' note_paddr.  The dump has no kallsyms, so the run

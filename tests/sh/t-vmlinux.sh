@@ -36,15 +36,6 @@ if [ ! -x "$GEN" ]; then
 	exit 0
 fi
 
-# same NAME GOT EXPECTED: pass when the two files are the same.
-same() {
-	if cmp -s "$2" "$3"; then
-		pass "$1"
-	else
-		fail "$1" "$(diff "$2" "$3" | head -n 6)"
-	fi
-}
-
 # expect_status NAME STATUS PATTERN CMD...: CMD exits STATUS and says PATTERN on stderr.
 expect_status() {
 	local name=$1 want=$2 pattern=$3 status
