@@ -70,6 +70,18 @@ struct arch_image {
 	uint64_t size;
 };
 
+/*
+ * For the architectures' kernel_image hooks (arch/kernel_image.c):
+ * _text and _end from kallsyms, or an error saying they are missing; an
+ * error unless the page tables' translation @walked of _text is
+ * @expected, the address @source (a VMCOREINFO line, say) gives; and
+ * @out for the image [@text, @end) at @paddr, in whole pages of
+ * @page_size.
+ */
+struct mdf_error *arch_image_bounds(const struct arch_symbols *syms, uint64_t *text, uint64_t *end);
+struct mdf_error *arch_image_check_paddr(uint64_t text, uint64_t walked, uint64_t expected, const char *source);
+void arch_image_set(struct arch_image *out, uint64_t text, uint64_t end, uint64_t paddr, uint64_t page_size);
+
 /* Where the kernel maps memory besides its image. */
 struct arch_address_space {
 	/* The direct (linear) map: physical address p at virtual direct_map + p. */

@@ -459,10 +459,9 @@ static struct mdf_error *arm64_kernel_image(void *state, const struct arch_symbo
 	uint64_t text, end, paddr, page_size = 1ull << st->page_shift;
 	struct mdf_error *err;
 
-	if (mdf_error_drop(syms->address(syms->ctx, "_text", &text)) ||
-	    mdf_error_drop(syms->address(syms->ctx, "_end", &end)))
-		return mdf_error(-ENOENT, "kallsyms do not locate _text and _end, the kernel image's extent "
-				 "(a kernel without CONFIG_KALLSYMS_ALL?)");
+	err = arch_image_bounds(syms, &text, &end);
+	if (err)
+		return err;
 	if (end <= text || text % page_size || text - st->linear_start < st->linear_size ||
 	    text < ~0ull << st->va_bits_walked)
 		return mdf_error(-MDF_ECORRUPT, "_text=%" PRIx64 " and _end=%" PRIx64 " do not bound a kernel "
@@ -470,14 +469,10 @@ static struct mdf_error *arm64_kernel_image(void *state, const struct arch_symbo
 	err = walk(st, st->root, text, &paddr, NULL);
 	if (err)
 		return mdf_error_wrap(err, "translating _text=%" PRIx64, text);
-	if (paddr != text - st->kimage_voffset)
-		return mdf_error(-MDF_ECORRUPT, "the page tables map _text=%" PRIx64 " at physical 0x%" PRIx64
-				 ", not at 0x%" PRIx64 " as NUMBER(kimage_voffset) says", text, paddr,
-				 text - st->kimage_voffset);
-	out->vaddr = text;
-	out->paddr = paddr;
-	out->size = (end - text + page_size - 1) / page_size * page_size;
-	return NULL;
+	err = arch_image_check_paddr(text, paddr, text - st->kimage_voffset, "NUMBER(kimage_voffset)");
+	if (!err)
+		arch_image_set(out, text, end, paddr, page_size);
+	return err;
 }
 
 /* __va(p) = (p - PHYS_OFFSET) | PAGE_OFFSET: the sum init checked against the page tables. */

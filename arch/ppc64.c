@@ -741,17 +741,14 @@ static struct mdf_error *ppc64_kernel_image(void *state, const struct arch_symbo
 {
 	const struct ppc64_state *st = state;
 	uint64_t text, end, page_size = 1ull << st->page_shift;
+	struct mdf_error *err = arch_image_bounds(syms, &text, &end);
 
-	if (mdf_error_drop(syms->address(syms->ctx, "_text", &text)) ||
-	    mdf_error_drop(syms->address(syms->ctx, "_end", &end)))
-		return mdf_error(-ENOENT, "kallsyms do not locate _text and _end, the kernel image's extent "
-				 "(a kernel without CONFIG_KALLSYMS_ALL?)");
+	if (err)
+		return err;
 	if (end <= text || text % page_size || !in_linear_map(st, text) || !in_linear_map(st, end - 1))
 		return mdf_error(-MDF_ECORRUPT, "_text=%" PRIx64 " and _end=%" PRIx64 " do not bound a kernel "
 				 "image in the linear map", text, end);
-	out->vaddr = text;
-	out->paddr = text - PAGE_OFFSET;
-	out->size = (end - text + page_size - 1) / page_size * page_size;
+	arch_image_set(out, text, end, text - PAGE_OFFSET, page_size);
 	return NULL;
 }
 

@@ -435,24 +435,19 @@ static struct mdf_error *riscv64_kernel_image(void *state, const struct arch_sym
 	uint64_t text, end, paddr;
 	struct mdf_error *err;
 
-	if (mdf_error_drop(syms->address(syms->ctx, "_text", &text)) ||
-	    mdf_error_drop(syms->address(syms->ctx, "_end", &end)))
-		return mdf_error(-ENOENT, "kallsyms do not locate _text and _end, the kernel image's extent "
-				 "(a kernel without CONFIG_KALLSYMS_ALL?)");
+	err = arch_image_bounds(syms, &text, &end);
+	if (err)
+		return err;
 	if (end <= text || text % PAGE_SIZE || text < kernel_half(st) || text - st->page_offset < st->sum_size)
 		return mdf_error(-MDF_ECORRUPT, "_text=%" PRIx64 " and _end=%" PRIx64 " do not bound a kernel "
 				 "image outside the direct map", text, end);
 	err = walk(st, st->root, text, &paddr, NULL);
 	if (err)
 		return mdf_error_wrap(err, "translating _text=%" PRIx64, text);
-	if (paddr != text - st->va_kernel_pa_offset)
-		return mdf_error(-MDF_ECORRUPT, "the page tables map _text=%" PRIx64 " at physical 0x%" PRIx64
-				 ", not at 0x%" PRIx64 " as NUMBER(va_kernel_pa_offset) says", text, paddr,
-				 text - st->va_kernel_pa_offset);
-	out->vaddr = text;
-	out->paddr = paddr;
-	out->size = (end - text + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE;
-	return NULL;
+	err = arch_image_check_paddr(text, paddr, text - st->va_kernel_pa_offset, "NUMBER(va_kernel_pa_offset)");
+	if (!err)
+		arch_image_set(out, text, end, paddr, PAGE_SIZE);
+	return err;
 }
 
 /* __va(p) = p - phys_ram_base + PAGE_OFFSET: the sum init checked against the page tables. */

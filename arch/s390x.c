@@ -600,23 +600,19 @@ static struct mdf_error *s390x_kernel_image(void *state, const struct arch_symbo
 	uint64_t text, end, paddr;
 	struct mdf_error *err;
 
-	if (mdf_error_drop(syms->address(syms->ctx, "_text", &text)) ||
-	    mdf_error_drop(syms->address(syms->ctx, "_end", &end)))
-		return mdf_error(-ENOENT, "kallsyms do not locate _text and _end, the kernel image's extent "
-				 "(a kernel without CONFIG_KALLSYMS_ALL?)");
+	err = arch_image_bounds(syms, &text, &end);
+	if (err)
+		return err;
 	if (end <= text || text % PAGE_SIZE || (st->image_apart && text < st->kernel_offset))
 		return mdf_error(-MDF_ECORRUPT, "_text=%" PRIx64 " and _end=%" PRIx64 " do not bound a kernel "
 				 "image%s", text, end, st->image_apart ? " above KERNELOFFSET" : "");
 	err = walk(st, st->root, st->root_type, text, &paddr, NULL);
 	if (err)
 		return mdf_error_wrap(err, "translating _text=%" PRIx64, text);
-	if (paddr != image_paddr(st, text))
-		return mdf_error(-MDF_ECORRUPT, "the page tables map _text=%" PRIx64 " at physical 0x%" PRIx64
-				 ", not at 0x%" PRIx64 " as the layout says", text, paddr, image_paddr(st, text));
-	out->vaddr = text;
-	out->paddr = paddr;
-	out->size = (end - text + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE;
-	return NULL;
+	err = arch_image_check_paddr(text, paddr, image_paddr(st, text), "the layout");
+	if (!err)
+		arch_image_set(out, text, end, paddr, PAGE_SIZE);
+	return err;
 }
 
 /* __va(p) = p + IDENTITYBASE (0 before 6.10). */

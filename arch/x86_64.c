@@ -274,9 +274,7 @@ static struct mdf_error *x86_64_kernel_image(void *state, const struct arch_symb
 	if (text < START_KERNEL_MAP || end <= text || end - text > MAX_IMAGE_SIZE || text % PAGE_SIZE)
 		return mdf_error(-MDF_ECORRUPT, "_text=%" PRIx64 " and _end=%" PRIx64 " do not bound "
 				 "a kernel image at __START_KERNEL_map", text, end);
-	out->vaddr = text;
-	out->paddr = text - START_KERNEL_MAP + st->phys_base;
-	out->size = (end - text + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE;
+	arch_image_set(out, text, end, text - START_KERNEL_MAP + st->phys_base, PAGE_SIZE);
 	if (!maps_to(st, text, out->paddr))
 		return mdf_error(-MDF_ECORRUPT, "the page tables do not map _text=%" PRIx64 " at "
 				 "physical 0x%" PRIx64 ", where NUMBER(phys_base) puts it", text, out->paddr);
