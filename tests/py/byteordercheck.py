@@ -30,6 +30,7 @@ import struct
 import subprocess
 import sys
 
+import elfread
 from testlib import digest
 
 NOTE_TYPES = {
@@ -205,29 +206,19 @@ def cmd_swap_kdump(src, dst):
 
 def cmd_patch_msr(path, cpu, how):
     with open(path, 'r+b') as f:
-        eh = f.read(64)
-        o = '>' if eh[5] == 2 else '<'
-        phoff, = struct.unpack_from(o + 'Q', eh, 32)
-        phnum, = struct.unpack_from(o + 'H', eh, 56)
-        f.seek(phoff)
-        phdrs = [struct.unpack(o + 'IIQQQQQQ', f.read(56)) for _ in range(phnum)]
-        note = next(p for p in phdrs if p[0] == 4)
-        f.seek(note[2])
-        notes = f.read(note[5])
-        pos, seen = 0, 0
-        while pos + 12 <= len(notes):
-            namesz, descsz, kind = struct.unpack_from(o + 'III', notes, pos)
-            desc = pos + 12 + (namesz + 3) // 4 * 4
-            if kind == 1 and seen == cpu:
-                at = note[2] + desc + MSR_OFFSET
-                f.seek(at)
-                msr, = struct.unpack(o + 'Q', f.read(8))
-                f.seek(at)
-                f.write(struct.pack(o + 'Q', msr & ~MSR_BITS[how]))
-                print('%s: CPU %d MSR 0x%x -> 0x%x' % (path, cpu, msr, msr & ~MSR_BITS[how]))
-                return 0
-            seen += kind == 1
-            pos = desc + (descsz + 3) // 4 * 4
+        header = elfread.read_header(f)
+        o = header.order
+        segment = next(p for p in elfread.read_program_headers(f, header) if p.type == elfread.PT_NOTE)
+        prstatus = [n for n in elfread.segment_notes(f, header, segment)
+                    if n.type == NOTE_TYPES['NT_PRSTATUS']]
+        if 0 <= cpu < len(prstatus):
+            at = prstatus[cpu].desc_offset + MSR_OFFSET
+            f.seek(at)
+            msr, = struct.unpack(o + 'Q', f.read(8))
+            f.seek(at)
+            f.write(struct.pack(o + 'Q', msr & ~MSR_BITS[how]))
+            print('%s: CPU %d MSR 0x%x -> 0x%x' % (path, cpu, msr, msr & ~MSR_BITS[how]))
+            return 0
     print('FAIL: %s has no NT_PRSTATUS for CPU %d' % (path, cpu))
     return 1
 

@@ -22,30 +22,19 @@ elfcheck.py incomplete ELF
     e_flags has DUMP_ELF_INCOMPLETE (1); every PT_LOAD's data is in the
     file, and libkdumpfile opens it.
 """
-import struct
 import sys
 
 import kdumpfile
+
+import elfread
 
 PAGE = 4096
 ZERO = bytes(PAGE)
 HOLE_PAGES = 256
 
 
-def phdrs(path):
-    """The ELF header's e_flags and the program headers, as tuples."""
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        flags, = struct.unpack_from('<I', eh, 48)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        f.seek(phoff)
-        table = [struct.unpack('<IIQQQQQQ', f.read(56)) for _ in range(phnum)]
-    return flags, table
-
-
 def loads(path):
-    return [p for p in phdrs(path)[1] if p[0] == 1]
+    return elfread.loads(elfread.read_headers(path)[1])
 
 
 def present(k, max_pfn):
@@ -65,7 +54,7 @@ def fail(message):
 def cmd_pages(args):
     elf, kd, src = (kdumpfile.kdumpfile(p) for p in args[:3])
     level = int(args[3])
-    max_pfn = max(p[4] + p[6] for p in loads(args[0])) // PAGE + 1
+    max_pfn = max(p.paddr + p.memsz for p in loads(args[0])) // PAGE + 1
     in_elf = set(present(elf, max_pfn))
     in_kdump = present(kd, min(max_pfn, kd.attr['max_pfn']))
     bad = dropped_zero = 0
@@ -105,8 +94,8 @@ def cmd_readby(args):
     max_pfn = kd.attr['max_pfn']
     nodata = set()
     for p in loads(args[0]):
-        first = (p[4] + p[5] + PAGE - 1) // PAGE
-        nodata.update(range(first, (p[4] + p[6]) // PAGE))
+        first = (p.paddr + p.filesz + PAGE - 1) // PAGE
+        nodata.update(range(first, (p.paddr + p.memsz) // PAGE))
     want = set(present(elf, max_pfn)) - nodata
     got = set(present(kd, max_pfn))
     if want != got:
@@ -118,8 +107,8 @@ def cmd_readby(args):
 
 def cmd_hole(args):
     for p in loads(args[0]):
-        if p[6] - p[5] >= HOLE_PAGES * PAGE and p[5] % PAGE == 0:
-            print('0x%x %d' % ((p[4] + p[5]) // PAGE, (p[6] - p[5]) // PAGE))
+        if p.memsz - p.filesz >= HOLE_PAGES * PAGE and p.filesz % PAGE == 0:
+            print('0x%x %d' % ((p.paddr + p.filesz) // PAGE, (p.memsz - p.filesz) // PAGE))
             return 0
     return fail('no PT_LOAD leaves %d pages out' % HOLE_PAGES)
 
@@ -132,15 +121,15 @@ def cmd_kept(args):
 
 
 def cmd_incomplete(args):
-    flags, table = phdrs(args[0])
+    header, table = elfread.read_headers(args[0])
     size = len(open(args[0], 'rb').read())
-    if not flags & 1:
-        return fail('e_flags 0x%x lacks DUMP_ELF_INCOMPLETE' % flags)
-    for p in table:
-        if p[0] == 1 and p[2] + p[5] > size:
-            return fail('a PT_LOAD at paddr 0x%x has data past the end of the file' % p[4])
+    if not header.flags & 1:
+        return fail('e_flags 0x%x lacks DUMP_ELF_INCOMPLETE' % header.flags)
+    for p in elfread.loads(table):
+        if p.offset + p.filesz > size:
+            return fail('a PT_LOAD at paddr 0x%x has data past the end of the file' % p.paddr)
     kdumpfile.kdumpfile(args[0])
-    print('%d PT_LOADs, all in the file' % sum(p[0] == 1 for p in table))
+    print('%d PT_LOADs, all in the file' % len(elfread.loads(table)))
     return 0
 
 

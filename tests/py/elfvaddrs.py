@@ -26,10 +26,11 @@ elfvaddrs.py kexec OURS KEXEC
     PT_LOAD of OURS its address: p_vaddr - p_paddr is KEXEC's image
     segment's for a segment inside it, its direct-map segments' otherwise.
 """
-import struct
 import sys
 
 import kdumpfile
+
+import elfread
 
 PAGE = 4096
 ZERO = bytes(PAGE)
@@ -38,27 +39,20 @@ KERNEL_HALF = 1 << 63
 
 
 def loads(path):
-    """The PT_LOADs: (flags, offset, vaddr, paddr, filesz, memsz, align)."""
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        f.seek(phoff)
-        table = [struct.unpack('<IIQQQQQQ', f.read(56)) for _ in range(phnum)]
-    return [p[1:] for p in table if p[0] == 1]
+    return elfread.loads(elfread.read_headers(path)[1])
 
 
 def split(segs):
     """The kernel image's PT_LOADs (first) and the direct map's."""
-    image = [s for s in segs if s[2] >= START_KERNEL_MAP]
+    image = [s for s in segs if s.vaddr >= START_KERNEL_MAP]
     return image, segs[len(image):]
 
 
 def read_by_segment(f, segs, vaddr, size):
     """@size bytes at @vaddr through the segments' own addresses, or None."""
     for s in segs:
-        if s[2] <= vaddr and vaddr + size <= s[2] + s[4]:
-            f.seek(s[1] + vaddr - s[2])
+        if s.vaddr <= vaddr and vaddr + size <= s.vaddr + s.filesz:
+            f.seek(s.offset + vaddr - s.vaddr)
             return f.read(size)
     return None
 
@@ -73,9 +67,9 @@ def shape(segs):
     image, direct = split(segs)
     if not image or not direct:
         return 'want image and direct-map PT_LOADs, have %d and %d' % (len(image), len(direct))
-    if any(not s[2] & KERNEL_HALF for s in segs):
-        return 'a PT_LOAD has a user address: %s' % ['%x' % s[2] for s in segs]
-    if len({s[2] - s[3] for s in image}) != 1 or len({s[2] - s[3] for s in direct}) != 1:
+    if any(not s.vaddr & KERNEL_HALF for s in segs):
+        return 'a PT_LOAD has a user address: %s' % ['%x' % s.vaddr for s in segs]
+    if len({s.vaddr - s.paddr for s in image}) != 1 or len({s.vaddr - s.paddr for s in direct}) != 1:
         return 'the image or the direct map is not at one offset from p_paddr'
     return None
 
@@ -110,21 +104,22 @@ def cmd_kernel(args):
         checked = 0
         for s in segs:
             # The first, middle and last page the segment holds, if not zeros.
-            for at in sorted({0, s[4] // PAGE // 2 * PAGE, s[4] - PAGE}):
-                if at < 0 or at + PAGE > s[4] or \
-                   not any(lo <= s[3] + at and s[3] + at + PAGE - 1 <= hi for lo, hi in ram):
+            for at in sorted({0, s.filesz // PAGE // 2 * PAGE, s.filesz - PAGE}):
+                if at < 0 or at + PAGE > s.filesz or \
+                   not any(lo <= s.paddr + at and s.paddr + at + PAGE - 1 <= hi for lo, hi in ram):
                     continue
-                f.seek(s[1] + at)
+                f.seek(s.offset + at)
                 page = f.read(PAGE)
                 if page == ZERO:
                     continue
                 try:
-                    want = ref.read(kdumpfile.KDUMP_KVADDR, s[2] + at, PAGE)
+                    want = ref.read(kdumpfile.KDUMP_KVADDR, s.vaddr + at, PAGE)
                 except Exception as e:  # unmapped in the guest: the address is wrong
-                    return fail('%x (paddr 0x%x): the guest\'s page tables: %s' % (s[2] + at, s[3] + at, e))
+                    return fail('%x (paddr 0x%x): the guest\'s page tables: %s'
+                                % (s.vaddr + at, s.paddr + at, e))
                 if want != page:
                     return fail('%x (paddr 0x%x) holds other bytes than the guest maps there'
-                                % (s[2] + at, s[3] + at))
+                                % (s.vaddr + at, s.paddr + at))
                 checked += 1
     print('%d PT_LOADs at kernel addresses; init_uts_ns says %s; %d pages as the page tables map them'
           % (len(segs), release, checked))
@@ -138,25 +133,25 @@ def cmd_upstream(args):
     if wrong:
         return fail(wrong)
     image, direct = split(segs)
-    strip = lambda s: (s[0], s[3], s[5], s[6])  # flags, paddr, memsz, align
+    strip = lambda s: (s.flags, s.paddr, s.memsz, s.align)
     if [strip(s) for s in direct] != [strip(s) for s in up] or \
-       [s[4] for s in direct[:-1]] != [s[4] for s in up[:-1]]:
+       [s.filesz for s in direct[:-1]] != [s.filesz for s in up[:-1]]:
         return fail('the direct-map PT_LOADs are not upstream\'s')
     with open(ours, 'rb') as a, open(ref, 'rb') as b:
         for s, u in zip(direct, up):
-            a.seek(s[1])
-            b.seek(u[1])
-            if a.read(u[4]) != b.read(u[4]):
-                return fail('the segment at paddr 0x%x holds other bytes' % s[3])
+            a.seek(s.offset)
+            b.seek(u.offset)
+            if a.read(u.filesz) != b.read(u.filesz):
+                return fail('the segment at paddr 0x%x holds other bytes' % s.paddr)
         for s in image:
-            for at in range(0, s[4], PAGE):
-                held = [u for u in up if u[3] <= s[3] + at < u[3] + u[4]]
+            for at in range(0, s.filesz, PAGE):
+                held = [u for u in up if u.paddr <= s.paddr + at < u.paddr + u.filesz]
                 if not held:
-                    return fail('upstream holds no page at paddr 0x%x' % (s[3] + at))
-                a.seek(s[1] + at)
-                b.seek(held[0][1] + s[3] + at - held[0][3])
+                    return fail('upstream holds no page at paddr 0x%x' % (s.paddr + at))
+                a.seek(s.offset + at)
+                b.seek(held[0].offset + s.paddr + at - held[0].paddr)
                 if a.read(PAGE) != b.read(PAGE):
-                    return fail('the image\'s page at paddr 0x%x is not upstream\'s' % (s[3] + at))
+                    return fail('the image\'s page at paddr 0x%x is not upstream\'s' % (s.paddr + at))
     print('%d image PT_LOADs, %d direct-map PT_LOADs as upstream cuts them' % (len(image), len(direct)))
     return 0
 
@@ -167,22 +162,22 @@ def cmd_kexec(args):
     wrong = shape(segs)
     if wrong:
         return fail(wrong)
-    image = [r for r in ref if r[2] >= START_KERNEL_MAP]
-    direct = {r[2] - r[3] for r in ref if r[2] < START_KERNEL_MAP}
+    image = [r for r in ref if r.vaddr >= START_KERNEL_MAP]
+    direct = {r.vaddr - r.paddr for r in ref if r.vaddr < START_KERNEL_MAP}
     if len(image) != 1 or len(direct) != 1:
         return fail('%s is not a kexec layout' % kexec)
     img = image[0]
     for s in segs:
-        inside = s[2] >= START_KERNEL_MAP
-        want = img[2] - img[3] if inside else next(iter(direct))
-        if s[2] - s[3] != want:
+        inside = s.vaddr >= START_KERNEL_MAP
+        want = img.vaddr - img.paddr if inside else next(iter(direct))
+        if s.vaddr - s.paddr != want:
             return fail('the PT_LOAD at paddr 0x%x is at %x, kexec\'s offset puts it at %x'
-                        % (s[3], s[2], s[3] + want))
-        if inside and not img[3] <= s[3] <= s[3] + s[5] <= img[3] + img[5]:
-            return fail('the image PT_LOAD at paddr 0x%x leaves kexec\'s image segment' % s[3])
-    last = max(s[3] + s[5] for s in segs if s[2] >= START_KERNEL_MAP)
-    if last != img[3] + img[5]:
-        return fail('the image PT_LOADs end at 0x%x, kexec\'s at 0x%x' % (last, img[3] + img[5]))
+                        % (s.paddr, s.vaddr, s.paddr + want))
+        if inside and not img.paddr <= s.paddr <= s.paddr + s.memsz <= img.paddr + img.memsz:
+            return fail('the image PT_LOAD at paddr 0x%x leaves kexec\'s image segment' % s.paddr)
+    last = max(s.paddr + s.memsz for s in segs if s.vaddr >= START_KERNEL_MAP)
+    if last != img.paddr + img.memsz:
+        return fail('the image PT_LOADs end at 0x%x, kexec\'s at 0x%x' % (last, img.paddr + img.memsz))
     print('%d PT_LOADs at kexec\'s addresses' % len(segs))
     return 0
 

@@ -18,7 +18,8 @@ itself.
 import argparse
 import struct
 
-PT_LOAD, PT_NOTE = 1, 4
+import elfread
+from elfread import PT_LOAD, PT_NOTE
 
 
 def notes_in(data, order_in, order_out):
@@ -52,11 +53,9 @@ def main():
         ehdr = bytearray(f.read(64))
         if ehdr[:4] != b'\x7fELF' or ehdr[4] != 2:
             raise SystemExit('%s: not an ELF64 file' % args.input)
-        in_order = '>' if ehdr[5] == 2 else '<'
-        fields = list(struct.unpack_from(in_order + 'HHIQQQIHHHHHH', ehdr, 16))
-        phoff, phnum = fields[4], fields[9]
-        f.seek(phoff)
-        phdrs = [list(struct.unpack(in_order + 'IIQQQQQQ', f.read(56))) for _ in range(phnum)]
+        header = elfread.parse_header(ehdr)
+        in_order, fields = header.order, list(header[1:])
+        phdrs = [list(p) for p in elfread.read_program_headers(f, header)]
         notes = bytearray()
         for ph in phdrs:
             if ph[0] == PT_NOTE:

@@ -10,10 +10,13 @@ have physical addresses, it has segments of vmalloc space, modules and
 vmemmap, whose p_paddr is -1 and whose file offsets lie far past anything
 a reader of physical memory should touch.  KCORE gets DUMP's notes and
 segments (data copied, zeros left as holes) and two such segments more,
-after the ELF header, as kcore lists vmalloc space first.
+after the ELF header, as kcore lists vmalloc space first; its headers are
+in DUMP's byte order.
 """
 import struct
 import sys
+
+import elfread
 
 CHUNK = 1 << 20
 NOT_PADDR = (1 << 64) - 1
@@ -24,10 +27,8 @@ def main():
         raise SystemExit(__doc__)
     with open(sys.argv[1], 'rb') as src, open(sys.argv[2], 'wb') as dst:
         eh = bytearray(src.read(64))
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        src.seek(phoff)
-        phdrs = [list(struct.unpack('<IIQQQQQQ', src.read(56))) for _ in range(phnum)]
+        header = elfread.parse_header(eh)
+        phdrs = [list(p) for p in elfread.read_program_headers(src, header)]
         fake = [[1, 7, 1 << 44, 0xffffc90000000000, NOT_PADDR, 1 << 40, 1 << 40, 4096],
                 [1, 7, (1 << 44) + (1 << 41), 0xffffea0000000000, NOT_PADDR, 1 << 38, 1 << 38, 4096]]
         table = phdrs[:1] + fake + phdrs[1:]
@@ -39,11 +40,11 @@ def main():
                 out.append((p[2], offset, p[5]))
                 p[2] = offset
                 offset += (p[5] + 4095) // 4096 * 4096
-        struct.pack_into('<QQ', eh, 32, 64, 0)
-        struct.pack_into('<H', eh, 56, len(table))
+        struct.pack_into(header.order + 'QQ', eh, 32, 64, 0)
+        struct.pack_into(header.order + 'H', eh, 56, len(table))
         dst.write(eh)
         for p in table:
-            dst.write(struct.pack('<IIQQQQQQ', *p))
+            dst.write(struct.pack(header.order + 'IIQQQQQQ', *p))
         for old, new_off, size in out:
             for done in range(0, size, CHUNK):
                 src.seek(old + done)

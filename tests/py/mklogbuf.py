@@ -27,6 +27,8 @@ log_next_idx, log_end) live in the last 32 bytes of the same 4096.
 import struct
 import sys
 
+import elfread
+
 SIZE = 4096
 BUF_LEN = 2048
 VARS = SIZE - 32
@@ -36,32 +38,20 @@ PRB_KEYS = ('prb', 'printk_rb_static', 'printk_ringbuffer', 'prb_desc', 'prb_dat
             'printk_info_subsystem', 'printk_info_device')
 
 
-def loads(f):
-    f.seek(0)
-    eh = f.read(64)
-    phoff, = struct.unpack_from('<Q', eh, 32)
-    phnum, = struct.unpack_from('<H', eh, 56)
-    for i in range(phnum):
-        f.seek(phoff + 56 * i)
-        p_type, _, off, _, paddr, filesz = struct.unpack('<IIQQQQ', f.read(40))
-        yield p_type, off, paddr, filesz
+def program_headers(f):
+    return elfread.read_program_headers(f, elfread.read_header(f))
 
 
 def vmcoreinfo(f):
-    """The VMCOREINFO note's text, its descriptor's file offset, and the
-    bytes of PT_NOTE from there on."""
-    for p_type, off, _, size in list(loads(f)):
-        if p_type != 4:
+    """The VMCOREINFO note's text, the note's file offset, and the bytes of
+    PT_NOTE from there on."""
+    header = elfread.read_header(f)
+    for p in elfread.read_program_headers(f, header):
+        if p.type != elfread.PT_NOTE:
             continue
-        f.seek(off)
-        notes, pos = f.read(size), 0
-        while pos + 12 <= len(notes):
-            namesz, descsz, _ = struct.unpack_from('<III', notes, pos)
-            name = notes[pos + 12:pos + 12 + namesz].rstrip(b'\0')
-            desc = pos + 12 + (namesz + 3) // 4 * 4
-            if name == b'VMCOREINFO':
-                return notes[desc:desc + descsz].decode(), off + pos, size - pos
-            pos = desc + (descsz + 3) // 4 * 4
+        for note in elfread.segment_notes(f, header, p):
+            if note.name == b'VMCOREINFO':
+                return note.desc.decode(), note.offset, p.offset + p.filesz - note.offset
     raise SystemExit('mklogbuf.py: no VMCOREINFO note')
 
 
@@ -78,9 +68,9 @@ def rewrite_vmcoreinfo(f, note_at, room, text):
 
 def write_phys(f, paddr, data):
     hits = 0
-    for p_type, off, start, size in list(loads(f)):
-        if p_type == 1 and start <= paddr and paddr + len(data) <= start + size:
-            f.seek(off + paddr - start)
+    for p in elfread.loads(program_headers(f)):
+        if p.paddr <= paddr and paddr + len(data) <= p.paddr + p.filesz:
+            f.seek(p.offset + paddr - p.paddr)
             f.write(data)
             hits += 1
     if not hits:

@@ -10,8 +10,9 @@ it replaced as PADDR:HEX lines: fed back as arguments they undo the patch.
 Tests damage one large copy this way, case after case, instead of copying
 the dump for each.
 """
-import struct
 import sys
+
+import elfread
 
 
 def loads(f):
@@ -19,13 +20,8 @@ def loads(f):
     eh = f.read(64)
     if eh[:4] != b'\x7fELF' or eh[4] != 2:
         raise SystemExit('patchphys.py: not an ELF64 file')
-    phoff, = struct.unpack_from('<Q', eh, 32)
-    phnum, = struct.unpack_from('<H', eh, 56)
-    for i in range(phnum):
-        f.seek(phoff + 56 * i)
-        p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack('<IIQQQQ', f.read(40))
-        if p_type == 1:
-            yield p_paddr, p_filesz, p_offset
+    for p in elfread.loads(elfread.read_program_headers(f, elfread.parse_header(eh))):
+        yield p.paddr, p.filesz, p.offset
 
 
 def main():

@@ -17,6 +17,8 @@ import struct
 import sys
 import zlib
 
+import elfread
+
 HEADER = struct.Struct('<8si' + '65s' * 6 + '6xqqIiiIIIIIIi')
 SUB = struct.Struct('<QiiQQQQQQQQQQQ')
 DESC = struct.Struct('<qIIQ')
@@ -24,41 +26,32 @@ ZLIB = 0x1
 
 
 def elf_parts(path):
+    """The PT_LOADs as (paddr, offset, filesz), the PT_NOTEs' bytes one
+    after the other, and the file's byte order."""
     with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
+        header = elfread.read_header(f)
         loads, notes = [], b''
-        for i in range(phnum):
-            f.seek(phoff + 56 * i)
-            p_type, _, offset, _, paddr, filesz, memsz, _ = struct.unpack('<IIQQQQQQ', f.read(56))
-            if p_type == 1:
-                loads.append((paddr, offset, filesz))
-            elif p_type == 4:
-                here = f.tell()
-                f.seek(offset)
-                notes += f.read(filesz)
-                f.seek(here)
-    return loads, notes
+        for p in elfread.read_program_headers(f, header):
+            if p.type == elfread.PT_LOAD:
+                loads.append((p.paddr, p.offset, p.filesz))
+            elif p.type == elfread.PT_NOTE:
+                f.seek(p.offset)
+                notes += f.read(p.filesz)
+    return loads, notes, header.order
 
 
-def vmcoreinfo_of(notes):
-    pos = 0
-    while pos + 12 <= len(notes):
-        namesz, descsz, _ = struct.unpack_from('<III', notes, pos)
-        name = notes[pos + 12:pos + 12 + namesz].rstrip(b'\0')
-        desc_at = pos + 12 + (namesz + 3 & ~3)
-        if name == b'VMCOREINFO':
-            return notes[desc_at:desc_at + descsz]
-        pos = desc_at + (descsz + 3 & ~3)
+def vmcoreinfo_of(notes, order):
+    for note in elfread.notes(notes, order):
+        if note.name == b'VMCOREINFO':
+            return note.desc
     raise SystemExit('qemukdump.py: no VMCOREINFO note')
 
 
 def main():
     src, out = sys.argv[1], sys.argv[2]
     block = int(sys.argv[3]) if len(sys.argv) > 3 else 65536
-    loads, notes = elf_parts(src)
-    vmcoreinfo = vmcoreinfo_of(notes)
+    loads, notes, order = elf_parts(src)
+    vmcoreinfo = vmcoreinfo_of(notes, order)
     # Physical memory by block: what each PT_LOAD (first one wins) holds.
     first = min(p for p, _, _ in loads) // block
     end = max(p + s for p, _, s in loads)

@@ -23,6 +23,7 @@ s390xvtop.py tables VMCORE VMCOREINFO_TXT
 import struct
 import sys
 
+import elfread
 from vtoplib import ElfMemory, check_against_guest, vmcoreinfo
 
 NT_S390_CTRS = 0x304
@@ -50,13 +51,9 @@ class Walk(ElfMemory):
         self.root, self.top = cr1 & ~0xfff, (cr1 >> 2) & 3
 
     def control_register_1(self, offset, size):
-        at = offset
-        while at < offset + size:
-            namesz, descsz, n_type = struct.unpack_from('>III', self.mem, at)
-            desc = at + 12 + (namesz + 3) // 4 * 4
-            if n_type == NT_S390_CTRS:
-                return struct.unpack_from('>Q', self.mem, desc + 8)[0]
-            at = desc + (descsz + 3) // 4 * 4
+        for note in elfread.notes(self.mem[offset:offset + size], '>'):
+            if note.type == NT_S390_CTRS:
+                return struct.unpack_from('>Q', note.desc, 8)[0]
         return None
 
     def vtop(self, va, tables=None):

@@ -18,6 +18,8 @@ import sys
 
 import kdumpfile
 
+import elfread
+
 PAGE = 4096
 DUMP_ELF_INCOMPLETE = 0x1
 
@@ -54,25 +56,17 @@ def damage(path, nth, mode):
 
 
 def offset(path, pfn):
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        best = None
-        for i in range(phnum):
-            f.seek(phoff + 56 * i)
-            p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack('<IIQQQQ', f.read(40))
-            if p_type == 1 and p_paddr <= pfn * PAGE < p_paddr + p_filesz and \
-                    (best is None or p_filesz > best[0]):
-                best = (p_filesz, p_offset + pfn * PAGE - p_paddr)
+    best = None
+    for p in elfread.loads(elfread.read_headers(path)[1]):
+        if p.paddr <= pfn * PAGE < p.paddr + p.filesz and (best is None or p.filesz > best[0]):
+            best = (p.filesz, p.offset + pfn * PAGE - p.paddr)
     if best is None:
         raise SystemExit(f'unreadable.py: no PT_LOAD of {path} holds pfn {pfn:#x}')
     print(best[1])
 
 
 def elfcheck(out, source, pfn):
-    with open(out, 'rb') as f:
-        e_flags, = struct.unpack_from('<I', f.read(64), 48)
+    e_flags = elfread.read_headers(out)[0].flags
     if not e_flags & DUMP_ELF_INCOMPLETE:
         raise SystemExit(f'{out}: e_flags {e_flags:#x} lack DUMP_ELF_INCOMPLETE')
     ours, src = kdumpfile.kdumpfile(out), kdumpfile.kdumpfile(source)

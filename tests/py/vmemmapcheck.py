@@ -17,25 +17,16 @@ reads the page sets):
   - every frame upstream left out, ours left out too.
 """
 import re
-import struct
 import sys
 
+import elfread
 from testlib import PAGE, pfn_set
 
 
 def held_runs(path):
     """The runs [start, end) of pfns an ELF dump holds: its PT_LOADs' bytes."""
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        runs = []
-        for i in range(phnum):
-            f.seek(phoff + 56 * i)
-            p_type, _, _, _, paddr, filesz = struct.unpack('<IIQQQQ', f.read(40))
-            if p_type == 1:
-                runs.append((paddr // PAGE, (paddr + filesz) // PAGE))
-    return runs
+    return [(p.paddr // PAGE, (p.paddr + p.filesz) // PAGE)
+            for p in elfread.loads(elfread.read_headers(path)[1])]
 
 
 def main():

@@ -8,6 +8,8 @@ import mmap
 import struct
 import subprocess
 
+import elfread
+
 
 def vmcoreinfo(path):
     """{KEY: VALUE} of a vmcoreinfo.txt's KEY=VALUE lines."""
@@ -15,37 +17,23 @@ def vmcoreinfo(path):
 
 
 def pt_loads(path):
-    """(p_vaddr, p_paddr, p_filesz) of a little-endian ELF's PT_LOADs."""
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phnum, = struct.unpack_from('<H', eh, 56)
-        f.seek(phoff)
-        for _ in range(phnum):
-            p_type, _, _, vaddr, paddr, filesz, _, _ = struct.unpack('<IIQQQQQQ', f.read(56))
-            if p_type == 1:
-                yield vaddr, paddr, filesz
+    """(p_vaddr, p_paddr, p_filesz) of an ELF's PT_LOADs."""
+    for p in elfread.loads(elfread.read_headers(path)[1]):
+        yield p.vaddr, p.paddr, p.filesz
 
 
 class ElfMemory:
-    """The physical memory of an ELF vmcore in @order ('<' or '>', the
-    ELF's and the page tables' byte order), read from its PT_LOADs by
-    p_paddr; its PT_NOTE segments as (offset, size) in notes."""
+    """The physical memory of an ELF vmcore whose page tables are in
+    @order ('<' or '>'), read from its PT_LOADs by p_paddr; its PT_NOTE
+    segments as (offset, size) in notes."""
 
     def __init__(self, vmcore, order):
         with open(vmcore, 'rb') as f:
             self.mem = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         self.order = order
-        phoff, = struct.unpack_from(order + 'Q', self.mem, 32)
-        phnum, = struct.unpack_from(order + 'H', self.mem, 56)
-        self.loads, self.notes = [], []
-        for i in range(phnum):
-            p_type, _, offset, _, paddr, filesz, _, _ = struct.unpack_from(order + 'IIQQQQQQ', self.mem,
-                                                                           phoff + 56 * i)
-            if p_type == 1:
-                self.loads.append((paddr, filesz, offset))
-            elif p_type == 4:
-                self.notes.append((offset, filesz))
+        phdrs = elfread.read_program_headers(self.mem, elfread.read_header(self.mem))
+        self.loads = [(p.paddr, p.filesz, p.offset) for p in phdrs if p.type == elfread.PT_LOAD]
+        self.notes = [(p.offset, p.filesz) for p in phdrs if p.type == elfread.PT_NOTE]
 
     def entry(self, table, index):
         """The 8-byte entry @index of the page table at physical @table."""
