@@ -54,6 +54,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elfread  # noqa: E402
+from elfread import PT_LOAD, PT_NOTE  # noqa: E402
 import kdumpdamage  # noqa: E402  (the kdump-compressed layout)
 
 PAGE = 4096
@@ -62,7 +64,6 @@ START_KERNEL_MAP = 0xffffffff80000000
 # A kernel address no page table of these small guests maps (vmalloc space,
 # far above anything allocated).
 UNMAPPED = 0xffffc9ffff000000
-PT_LOAD, PT_NOTE = 1, 4
 OUTCOMES = ('complete', 'partial', 'error', 'FAIL')
 
 
@@ -115,29 +116,20 @@ class Elf:
         with open(path, 'rb') as f:
             self.map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         self.size = len(self.map)
-        eh = self.map[:64]
-        self.phoff, = struct.unpack_from('<Q', eh, 32)
-        self.phnum, = struct.unpack_from('<H', eh, 56)
-        self.phdrs = []
-        for i in range(self.phnum):
-            at = self.phoff + 56 * i
-            p_type, _, offset, vaddr, paddr, filesz, memsz = struct.unpack_from('<IIQQQQQ', self.map, at)
-            self.phdrs.append(dict(index=i, at=at, type=p_type, offset=offset, vaddr=vaddr,
-                                   paddr=paddr, filesz=filesz, memsz=memsz))
+        header = elfread.read_header(self.map)
+        self.phoff, self.phnum = header.phoff, header.phnum
+        self.phdrs = [dict(index=i, at=self.phoff + 56 * i, type=p.type, offset=p.offset, vaddr=p.vaddr,
+                           paddr=p.paddr, filesz=p.filesz, memsz=p.memsz)
+                      for i, p in enumerate(elfread.read_program_headers(self.map, header))]
         self.loads = [p for p in self.phdrs if p['type'] == PT_LOAD]
         self.notes = []
         for p in self.phdrs:
             if p['type'] != PT_NOTE:
                 continue
-            pos, end = p['offset'], p['offset'] + p['filesz']
-            while pos + 12 <= end:
-                namesz, descsz, ntype = struct.unpack_from('<III', self.map, pos)
-                name_at = pos + 12
-                desc_at = name_at + (namesz + 3 & ~3)
-                name = bytes(self.map[name_at:name_at + namesz]).rstrip(b'\0')
-                self.notes.append(dict(at=pos, namesz=namesz, descsz=descsz, type=ntype,
-                                       name=name, name_at=name_at, desc_at=desc_at))
-                pos = desc_at + (descsz + 3 & ~3)
+            for n in elfread.notes(self.map[p['offset']:p['offset'] + p['filesz']], header.order):
+                self.notes.append(dict(at=p['offset'] + n.offset, namesz=n.namesz, descsz=n.descsz,
+                                       type=n.type, name=n.name, name_at=p['offset'] + n.offset + 12,
+                                       desc_at=p['offset'] + n.desc_offset))
         vi = [n for n in self.notes if n['name'] == b'VMCOREINFO']
         if not vi:
             raise ValueError('%s: no VMCOREINFO note' % path)
