@@ -78,6 +78,14 @@ def loads(phdrs):
     return [p for p in phdrs if p.type == PT_LOAD]
 
 
+def file_offsets(loads, paddr, length):
+    """The file offsets of the @length bytes at physical @paddr, one for
+    each PT_LOAD of @loads whose file bytes hold them all (a kexec dump
+    holds the kernel image twice)."""
+    return [p.offset + paddr - p.paddr for p in loads
+            if p.paddr <= paddr and paddr + length <= p.paddr + p.filesz]
+
+
 def notes(data, order):
     """The notes in the bytes @data, in @order, as Notes: their header's
     fields, the name without its NULs, the descriptor's bytes (cut short

@@ -38,10 +38,6 @@ PRB_KEYS = ('prb', 'printk_rb_static', 'printk_ringbuffer', 'prb_desc', 'prb_dat
             'printk_info_subsystem', 'printk_info_device')
 
 
-def program_headers(f):
-    return elfread.read_program_headers(f, elfread.read_header(f))
-
-
 def vmcoreinfo(f):
     """The VMCOREINFO note's text, the note's file offset, and the bytes of
     PT_NOTE from there on."""
@@ -67,12 +63,11 @@ def rewrite_vmcoreinfo(f, note_at, room, text):
 
 
 def write_phys(f, paddr, data):
-    hits = 0
-    for p in elfread.loads(program_headers(f)):
-        if p.paddr <= paddr and paddr + len(data) <= p.paddr + p.filesz:
-            f.seek(p.offset + paddr - p.paddr)
-            f.write(data)
-            hits += 1
+    hits = elfread.file_offsets(elfread.loads(elfread.read_program_headers(f, elfread.read_header(f))),
+                                paddr, len(data))
+    for off in hits:
+        f.seek(off)
+        f.write(data)
     if not hits:
         raise SystemExit('mklogbuf.py: 0x%x is in no PT_LOAD' % paddr)
 

@@ -20,21 +20,19 @@ def loads(f):
     eh = f.read(64)
     if eh[:4] != b'\x7fELF' or eh[4] != 2:
         raise SystemExit('patchphys.py: not an ELF64 file')
-    for p in elfread.loads(elfread.read_program_headers(f, elfread.parse_header(eh))):
-        yield p.paddr, p.filesz, p.offset
+    return elfread.loads(elfread.read_program_headers(f, elfread.parse_header(eh)))
 
 
 def main():
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
     with open(sys.argv[1], 'r+b') as f:
-        segments = list(loads(f))
+        segments = loads(f)
         undo = []
         for item in sys.argv[2:]:
             paddr, data = item.split(':')
             paddr, data = int(paddr, 0), bytes.fromhex(data)
-            hits = [off + paddr - start for start, size, off in segments
-                    if start <= paddr and paddr + len(data) <= start + size]
+            hits = elfread.file_offsets(segments, paddr, len(data))
             if not hits:
                 raise SystemExit('patchphys.py: physical address %#x is in no PT_LOAD' % paddr)
             f.seek(hits[0])
