@@ -78,11 +78,11 @@ def loads(phdrs):
     return [p for p in phdrs if p.type == PT_LOAD]
 
 
-def file_offsets(loads, paddr, length):
+def file_offsets(segments, paddr, length):
     """The file offsets of the @length bytes at physical @paddr, one for
-    each PT_LOAD of @loads whose file bytes hold them all (a kexec dump
+    each PT_LOAD of @segments whose file bytes hold them all (a kexec dump
     holds the kernel image twice)."""
-    return [p.offset + paddr - p.paddr for p in loads
+    return [p.offset + paddr - p.paddr for p in segments
             if p.paddr <= paddr and paddr + length <= p.paddr + p.filesz]
 
 
