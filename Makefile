@@ -181,7 +181,7 @@ ifeq ($(FUZZ),1)
 # Seeds from the generator's dumps (tests/fuzz/corpus.py); fuzzing adds its finds beside them.
 FUZZ_CORPUS := $(BUILD)/corpus/.made
 $(FUZZ_CORPUS): tests/fuzz/corpus.py tests/py/walkersynth.py tests/py/mkkcore.py \
-		tests/py/byteordercheck.py tests/py/testlib.py tests/sh/t-erase.sh \
+		tests/py/byteordercheck.py tests/py/elfread.py tests/py/testlib.py tests/sh/t-erase.sh \
 		makedumpfile.conf.sample \
 		$(BIN) $(BUILD)/tests/mkvmcore $(BUILD)/tests/dumpread
 	python3 tests/fuzz/corpus.py $(BUILD)/corpus $(BUILD)/tests/mkvmcore $(BIN) $(BUILD)/tests/dumpread
