@@ -334,6 +334,11 @@ cpu_seconds() {
 	awk -F': ' '/User time|System time/ { t += $2 } END { printf "%.2f", t }' "$1"
 }
 
+# median VALUE...: the middle one of the values (the lower middle of an even count)
+median() {
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
 # Ours against upstream's head in the crash kernel: each codec's median CPU
 # (user + system) over the rounds, and ours/head of the medians.  Ours must
 # have run; upstream's head failing is reported, not ours to fail.
@@ -349,8 +354,8 @@ if [ -n "$head_bin" ]; then
 			grep -qx 'rc=0' "$t" 2>/dev/null || head_failed=1
 			head+=("$(cpu_seconds "$t")")
 		done
-		ours_median=$(printf '%s\n' "${ours[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-		head_median=$(printf '%s\n' "${head[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+		ours_median=$(median "${ours[@]}")
+		head_median=$(median "${head[@]}")
 		ratio=$(awk -v o="$ours_median" -v h="$head_median" 'BEGIN { if (h > 0) printf "%.2f", o / h; else print "-" }')
 		printf '  %-8s ours %6s s (%s)  head %6s s (%s)  ours/head %s%s\n' "${codec/#none/no codec}" \
 			"$ours_median" "${ours[*]}" "$head_median" "${head[*]}" "$ratio" \
