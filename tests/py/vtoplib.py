@@ -32,7 +32,7 @@ class ElfMemory:
             self.mem = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         self.order = order
         phdrs = elfread.read_program_headers(self.mem, elfread.read_header(self.mem))
-        self.loads = [(p.paddr, p.filesz, p.offset) for p in phdrs if p.type == elfread.PT_LOAD]
+        self.loads = [(p.paddr, p.filesz, p.offset) for p in elfread.loads(phdrs)]
         self.notes = [(p.offset, p.filesz) for p in phdrs if p.type == elfread.PT_NOTE]
 
     def entry(self, table, index):
